@@ -1,0 +1,214 @@
+"""``python -m rag index|stats|remove|search|ask|quiz|evaluate``.
+
+The command names, flags and JSON keys here are a contract other tools rely on: keep them stable.
+Human-readable output goes to stdout; progress and errors to stderr. Exit codes: 0 success, 1 some files
+failed (index) or the command failed with a known error, 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+from rag.errors import RagError
+from rag.records import Hit, IndexProgress, SearchFilters
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    from rag.service import RagService
+
+    try:
+        service = RagService()
+        return int(args.run(service, args) or 0)
+    except RagError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted; the index keeps its last complete state", file=sys.stderr)
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m rag", description="Local, private RAG over your documents.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("index", help="index files and folders (incremental)")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=_index)
+
+    p = sub.add_parser("stats", help="what is indexed")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=_stats)
+
+    p = sub.add_parser("remove", help="delete sources from the index")
+    p.add_argument("sources", nargs="+")
+    p.add_argument("--yes", action="store_true", help="confirm the deletion")
+    p.set_defaults(run=_remove)
+
+    p = sub.add_parser("search", help="hybrid search with per-stage scores")
+    p.add_argument("query")
+    p.add_argument("--top-k", type=int, default=None)
+    p.add_argument("--semantic-weight", type=float, default=None)
+    p.add_argument("--source", action="append", default=[])
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=_search)
+
+    p = sub.add_parser("ask", help="answer a question from the documents, with citations")
+    p.add_argument("question")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=_ask)
+
+    p = sub.add_parser("quiz", help="generate a true/false quiz from one source")
+    p.add_argument("source")
+    p.add_argument("--count", type=int, default=5)
+    p.add_argument("--level", choices=("beginner", "intermediate", "advanced"), default="beginner")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=_quiz)
+
+    p = sub.add_parser("evaluate", help="retrieval metrics on a BEIR folder or a golden QA file")
+    p.add_argument("path")
+    p.add_argument("--split", default="test")
+    p.add_argument("--mode", choices=("hybrid", "bm25", "dense", "all"), default="hybrid")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=_evaluate)
+    return parser
+
+
+def _emit(data: Any) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _progress(event: IndexProgress) -> None:
+    eta = f", ~{event.eta_s:.0f}s left" if event.eta_s is not None else ""
+    line = f"\r[{event.done_files}/{event.total_files}] {event.stage} {event.current[:50]:<50} {event.elapsed_s:.0f}s{eta}"
+    print(line, end="", file=sys.stderr, flush=True)
+
+
+def _index(service, args) -> int:  # type: ignore[no-untyped-def]
+    report = service.index_paths(args.paths, progress=_progress if sys.stderr.isatty() else None)
+    print(file=sys.stderr) if sys.stderr.isatty() else None
+    if args.json:
+        _emit({
+            "files": [{"source": f.source, "status": f.status, "chunks": f.chunks, "error": f.error or None,
+                       "warnings": list(f.warnings)} for f in report.files],
+            "embedded": report.embedded,
+            "index_version": report.index_version,
+            "removed": list(report.removed),
+        })  # fmt: skip
+    else:
+        for f in report.files:
+            detail = f" — {f.error}" if f.error else "".join(f" (warning: {w})" for w in f.warnings)
+            print(f"{f.status:<9} {f.source} [{f.chunks} chunks]{detail}")
+        for source in report.removed:
+            print(f"removed   {source} (file no longer in the folder)")
+        print(f"{report.embedded} chunks embedded; index version {report.index_version}")
+    return 1 if report.failed else 0
+
+
+def _stats(service, args) -> int:  # type: ignore[no-untyped-def]
+    stats = service.stats()
+    data = {
+        "sources": stats.sources,
+        "chunks": stats.chunks,
+        "pages": stats.pages,
+        "index_version": stats.index_version,
+        "embedding_model": stats.embedding_model,
+        "per_source": [{"source": s.source, "doc_type": s.doc_type, "pages": s.pages, "chunks": s.chunks,
+                        "status": s.status, "error": s.error or None} for s in stats.per_source],
+    }  # fmt: skip
+    if args.json:
+        _emit(data)
+        return 0
+    print(f"{stats.sources} sources, {stats.pages} pages, {stats.chunks} chunks; version {stats.index_version}; "
+          f"model {stats.embedding_model}")  # fmt: skip
+    for s in stats.per_source:
+        print(f"  {s.status:<8} {s.source} ({s.doc_type}, {s.pages} pages, {s.chunks} chunks){' — ' + s.error if s.error else ''}")
+    return 0
+
+
+def _remove(service, args) -> int:  # type: ignore[no-untyped-def]
+    if not args.yes:
+        print(f"refusing to delete {len(args.sources)} source(s) without --yes: {', '.join(args.sources)}", file=sys.stderr)
+        return 2
+    removed = service.remove_sources(args.sources)
+    print(f"removed {len(args.sources)} source(s), {removed} chunks")
+    return 0
+
+
+def hit_json(hit: Hit) -> dict[str, Any]:
+    s = hit.scores
+    return {
+        "chunk_id": hit.chunk.chunk_id,
+        "source": hit.chunk.source,
+        "page": hit.chunk.page,
+        "text": hit.chunk.text,
+        "score": hit.score,
+        "scores": {"dense": s.dense_score, "bm25": s.bm25_score, "rrf": s.rrf_score, "rerank": s.rerank_score},
+        "ranks": {"dense": s.dense_rank, "bm25": s.bm25_rank, "final": s.final_rank},
+        "also_sources": list(hit.also_sources),
+    }
+
+
+def _search(service, args) -> int:  # type: ignore[no-untyped-def]
+    filters = SearchFilters(sources=tuple(args.source))
+    hits = service.search(args.query, top_k=args.top_k, semantic_weight=args.semantic_weight, filters=filters)
+    if args.json:
+        _emit({"hits": [hit_json(h) for h in hits]})
+        return 0
+    for h in hits:
+        page = f" p.{h.chunk.page}" if h.chunk.page else ""
+        print(f"#{h.scores.final_rank} {h.score:.4f} {h.chunk.source}{page}\n    {h.chunk.text[:200]!s}")
+    return 0
+
+
+def _ask(service, args) -> int:  # type: ignore[no-untyped-def]
+    answer = service.ask(args.question)
+    if args.json:
+        _emit({
+            "answer": answer.answer,
+            "citations": [asdict(c) for c in answer.citations],
+            "followups": list(answer.followups),
+            "no_basis": answer.no_basis,
+            "backend": answer.backend,
+            "unsupported_sentences": list(answer.unsupported_sentences),
+            "message": answer.message or None,
+        })  # fmt: skip
+        return 0
+    print(answer.answer)
+    for c in answer.citations:
+        print(f"[{c.n}] {c.source} p.{c.page}: “{c.quote}”")
+    if answer.message:
+        print(answer.message, file=sys.stderr)
+    return 0
+
+
+def _quiz(service, args) -> int:  # type: ignore[no-untyped-def]
+    quiz = service.generate_quiz(args.source, count=args.count, level=args.level,
+                                 progress=lambda msg: print(msg, file=sys.stderr))  # fmt: skip
+    data = quiz.model_dump(mode="json")
+    if args.json:
+        _emit({"quiz_id": data["quiz_id"], "items": [
+            {k: item[k] for k in ("id", "statement", "answer_bool", "explanation", "citations")} for item in data["items"]
+        ]})  # fmt: skip
+        return 0
+    for i, item in enumerate(data["items"], 1):
+        print(f"{i}. {item['statement']}  [{'○' if item['answer_bool'] else '×'}]")
+    print(f"saved as {data['quiz_id']}")
+    return 0
+
+
+def _evaluate(service, args) -> int:  # type: ignore[no-untyped-def]
+    modes = ["hybrid", "bm25", "dense"] if args.mode == "all" else [args.mode]
+    result = service.evaluate(args.path, split=args.split, modes=modes)
+    if args.json:
+        _emit({"modes": result["modes"]})
+        return 0
+    for mode, metrics in result["modes"].items():
+        print(mode + ": " + ", ".join(f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}" for k, v in metrics.items()))
+    return 0

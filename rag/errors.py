@@ -1,0 +1,84 @@
+"""The engine's error tree.
+
+Every failure a person can meet is a ``RagError`` whose message says what happened and what to do::
+
+    RagError
+    ├── ConfigError              a setting has a value the engine cannot use
+    ├── ModelUnavailableError    an embedding / reranker model cannot be loaded or built offline
+    ├── UnsupportedFileError     a file kind the engine does not read
+    ├── DocumentReadError        a file could not be read (corrupt, encrypted, empty, unreadable)
+    ├── IndexError_              the index is in a state the operation cannot use
+    │   ├── EmptyIndexError      nothing indexed yet
+    │   ├── ModelMismatchError   the index was built with another embedding model
+    │   └── IndexBusyError       another process holds the writer lock
+    ├── SourceNotFoundError      a named source is not in the index
+    ├── LLMError
+    │   ├── LLMUnavailableError  the backend cannot be reached / the model is missing
+    │   └── LLMOutputError       the backend answered something unusable
+    ├── QuizError                a quiz could not be generated to the asked count
+    └── EvaluationError          an evaluation set is malformed
+
+Adapters translate library errors with ``raise OurError(...) from err``.
+"""
+
+from __future__ import annotations
+
+
+class RagError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+
+class ConfigError(RagError):
+    """A setting has a value the engine cannot use."""
+
+
+class ModelUnavailableError(RagError):
+    """A model cannot be loaded or built offline."""
+
+
+class UnsupportedFileError(RagError):
+    """The file kind is not one the engine reads."""
+
+
+class DocumentReadError(RagError):
+    """A file could not be read: corrupt, encrypted, empty or unreadable."""
+
+
+class IndexError_(RagError):  # noqa: N801 - trailing underscore avoids shadowing the builtin IndexError
+    """The index is in a state the operation cannot use."""
+
+
+class EmptyIndexError(IndexError_):
+    """Nothing is indexed yet."""
+
+
+class ModelMismatchError(IndexError_):
+    """The index was built with another embedding model."""
+
+
+class IndexBusyError(IndexError_):
+    """Another process holds the writer lock."""
+
+
+class SourceNotFoundError(RagError):
+    """A named source is not in the index."""
+
+
+class LLMError(RagError):
+    """Base of LLM backend failures."""
+
+
+class LLMUnavailableError(LLMError):
+    """The LLM backend cannot be reached or lacks the model."""
+
+
+class LLMOutputError(LLMError):
+    """The LLM answered something the engine cannot use."""
+
+
+class QuizError(RagError):
+    """A quiz could not be generated to the requested count."""
+
+
+class EvaluationError(RagError):
+    """An evaluation set is malformed."""

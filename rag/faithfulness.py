@@ -1,0 +1,132 @@
+"""How well one text is supported by another: content tokens, sentences and the faithfulness check.
+
+Support is lexical on purpose: it runs without a model, is explainable ("these words are not in the passage")
+and is the same measure the quiz uses. English text becomes lower-cased content words (stop words dropped,
+a plural ``s`` trimmed); Japanese and other CJK text becomes character bigrams, which need no dictionary.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+
+SUPPORT_THRESHOLD = 0.4
+"""Share of a sentence's content tokens that must appear in a cited passage for the sentence to count as supported."""
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f々〆ヶ"
+_CJK_RUN = re.compile(f"[{_CJK}]+")
+_LATIN_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
+_MARKER = re.compile(r"\[\d+\]")
+_SENTENCE_END = re.compile(r"(?<=[。！？!?])\s*|(?<=[.;])\s+(?=[\"'(\[A-Z0-9\u3040-\u9fff])|\n+")
+_STOP_WORDS = frozenset(
+    "a an the and or but if then than of to in on at by for with from into onto as is are was were be been being "
+    "it its this that these those there here which who whom whose what when where why how not no nor so such "
+    "do does did done has have had having can could may might must shall should will would i you he she we they "
+    "me him her us them my your his our their also only just very more most some any all each both other about "
+    "over under after before between during per via vs etc".split()
+)
+_DONT_KNOW = re.compile(
+    r"(わかりません|分かりません|不明です|見つかりません|記載がありません|記載されていません|書かれていません|"
+    r"i (?:do not|don't) know|not (?:stated|mentioned|found|covered) in|no (?:information|basis)|cannot find)",
+    re.IGNORECASE,
+)
+
+
+def normalize(text: str) -> str:
+    """NFKC-normalize and collapse whitespace (the form every comparison uses)."""
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+def content_tokens(text: str) -> set[str]:
+    """Content tokens of ``text``: English words (no stop words) and CJK character bigrams.
+
+    Args:
+        text: any text; citation markers like ``[2]`` are ignored.
+
+    Returns:
+        The set of tokens; a lone CJK character counts as its own token.
+    """
+    text = _MARKER.sub(" ", normalize(text).lower())
+    tokens: set[str] = set()
+    for run in _CJK_RUN.findall(text):
+        if len(run) == 1:
+            tokens.add(run)
+        tokens.update(run[i : i + 2] for i in range(len(run) - 1))
+    for word in _LATIN_WORD.findall(_CJK_RUN.sub(" ", text)):
+        if word in _STOP_WORDS or (len(word) < 2 and not word.isdigit()):
+            continue
+        tokens.add(word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word)
+    return tokens
+
+
+def support(claim: str, evidence: str) -> float:
+    """Share of ``claim``'s content tokens found in ``evidence`` (0.0 when the claim has none)."""
+    claim_tokens = content_tokens(claim)
+    if not claim_tokens:
+        return 0.0
+    return len(claim_tokens & content_tokens(evidence)) / len(claim_tokens)
+
+
+def similarity(a: str, b: str) -> float:
+    """Symmetric token overlap (Dice coefficient) of two texts."""
+    ta, tb = content_tokens(a), content_tokens(b)
+    if not ta or not tb:
+        return 0.0
+    return 2 * len(ta & tb) / (len(ta) + len(tb))
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split text into sentences (Japanese 。！？, English . ! ? ; and line breaks), stripped, empties dropped."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+def markers_of(sentence: str) -> list[int]:
+    """The citation numbers ``[n]`` in a sentence, in order, without repeats."""
+    seen: list[int] = []
+    for match in _MARKER.finditer(sentence):
+        n = int(match.group()[1:-1])
+        if n not in seen:
+            seen.append(n)
+    return seen
+
+
+def strip_markers(text: str) -> str:
+    """``text`` without citation markers and the spaces they leave."""
+    return re.sub(r"\s+([。、.,!?])", r"\1", _MARKER.sub("", text)).strip()
+
+
+def says_unknown(sentence: str) -> bool:
+    """Whether the sentence says the documents do not give the answer (such a sentence needs no support)."""
+    return bool(_DONT_KNOW.search(sentence))
+
+
+def unsupported_sentences(
+    answer: str, passages: Mapping[int, str], *, threshold: float = SUPPORT_THRESHOLD
+) -> list[str]:
+    """Answer sentences that none of their cited passages supports.
+
+    A sentence citing ``[n]`` is checked against passage ``n``; a sentence without markers is checked against
+    every passage the answer cites (it usually restates or joins cited sentences). Sentences that say the
+    documents do not know, and sentences with fewer than three content tokens, are not judged.
+
+    Args:
+        answer: the answer text with ``[n]`` markers (invalid markers already removed).
+        passages: passage number -> passage text.
+        threshold: minimum :func:`support` for a sentence to count as supported.
+
+    Returns:
+        The unsupported sentences, markers removed, in answer order.
+    """
+    sentences = split_sentences(answer)
+    cited_anywhere = [n for s in sentences for n in markers_of(s) if n in passages]
+    flagged: list[str] = []
+    for sentence in sentences:
+        plain = strip_markers(sentence)
+        if len(content_tokens(plain)) < 3 or says_unknown(plain):
+            continue
+        numbers = [n for n in markers_of(sentence) if n in passages] or cited_anywhere
+        evidence: Iterable[str] = (passages[n] for n in dict.fromkeys(numbers))
+        if not numbers or max(support(plain, text) for text in evidence) < threshold:
+            flagged.append(plain)
+    return flagged

@@ -1,0 +1,401 @@
+"""The index: manifest (truth) + Chroma (dense) + BM25 (keyword), kept in agreement.
+
+Write order for one source, chosen so a crash (even ``kill -9``) at any point leaves a state readers accept
+and the next run completes:
+
+1. mark the index dirty (manifest meta);
+2. upsert the source's new embeddings into Chroma (not yet visible: readers trust only manifest rows);
+3. one SQLite transaction replaces the source's chunk rows and its source row (the switch-over);
+4. delete the source's old, no longer listed ids from Chroma;
+5. after the run: rebuild BM25 from the manifest's tokens, tagged with the index version, and clear dirty.
+
+A run that finds the index dirty first deletes Chroma ids the manifest does not list (orphans of a crash) and
+rebuilds BM25. One writer at a time across processes (a lock file); readers never wait.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+from filelock import FileLock, Timeout
+
+from rag.catalog import ChunkCatalog
+from rag.discovery import SourceFile, discover, nfc
+from rag.embedding import Embedder
+from rag.errors import IndexBusyError, ModelMismatchError, SourceNotFoundError
+from rag.ingest import PreparedFile, prepare_file
+from rag.keyword_index import KeywordIndex
+from rag.manifest import ChunkRow, Manifest, SourceRow
+from rag.near_duplicates import drop_near_duplicates
+from rag.records import (
+    ConsistencyReport,
+    FileOutcome,
+    IndexProgress,
+    IndexReport,
+    IndexStats,
+    SourceStats,
+)
+from rag.settings import Settings
+from rag.tokenization import Tokenizer, make_tokenizer
+from rag.vector_store import ChromaStore
+
+log = logging.getLogger(__name__)
+
+EMBED_GROUP_CHUNKS = 256  # small files are pooled until this many chunks share one embedding call
+WRITER_LOCK_TIMEOUT_S = 600.0
+
+
+class Index:
+    """Owns the three stores of one storage folder and every write to them."""
+
+    def __init__(self, settings: Settings, embedder_factory: Callable[[], Embedder]) -> None:
+        self.settings = settings
+        self._embedder_factory = embedder_factory
+        settings.storage.mkdir(parents=True, exist_ok=True)
+        self.manifest = Manifest(settings.storage / "manifest.sqlite3")
+        self.catalog = ChunkCatalog(self.manifest)
+        self.uploads_dir = settings.storage / "uploads"
+        self._thread_lock = threading.RLock()
+        self._file_lock = FileLock(str(settings.storage / "writer.lock"))
+        self._keyword: KeywordIndex | None = None
+        self._keyword_lock = threading.Lock()
+
+    @cached_property
+    def vectors(self) -> ChromaStore:
+        return ChromaStore(self.settings)
+
+    @cached_property
+    def tokenizer(self) -> Tokenizer:
+        return make_tokenizer(self.settings.bm25_tokenizer)
+
+    @property
+    def embedder(self) -> Embedder:
+        return self._embedder_factory()
+
+    # ---- the writer --------------------------------------------------------------------------------------
+
+    @contextmanager
+    def writer(self) -> Iterator[None]:
+        """Exclusive write access across threads and processes; recovers a crashed run first."""
+        with self._thread_lock:
+            try:
+                self._file_lock.acquire(timeout=WRITER_LOCK_TIMEOUT_S)
+            except Timeout as err:
+                raise IndexBusyError(
+                    f"Another process has been writing to {self.settings.storage} for over "
+                    f"{WRITER_LOCK_TIMEOUT_S:.0f} s. Wait for it to finish, then try again."
+                ) from err
+            try:
+                if self.manifest.get_meta("dirty") == "1":
+                    self._recover()
+                yield
+            finally:
+                self._file_lock.release()
+
+    def _mark_dirty(self, dirty: bool) -> None:
+        with self.manifest.transaction() as db:
+            self.manifest.set_meta(db, "dirty", "1" if dirty else "0")
+
+    def _recover(self) -> None:
+        log.warning("Previous write was interrupted; removing its leftovers and rebuilding the keyword index")
+        orphans = self.vectors.all_ids() - self.manifest.all_chunk_ids()
+        self.vectors.delete(orphans)
+        self._rebuild_keyword()
+        self._mark_dirty(False)
+
+    def _check_model(self, embedder: Embedder) -> None:
+        built_with = self.manifest.get_meta("embedding_model")
+        if built_with and built_with != embedder.fingerprint:
+            raise ModelMismatchError(
+                f"The index in {self.settings.storage} was built with {built_with}, but the configured embedding "
+                f"model is {embedder.fingerprint}. Set RAG_EMBEDDING_MODEL back, or point RAG_STORAGE_DIR at a new "
+                "folder to build a separate index with this model."
+            )
+
+    # ---- indexing ----------------------------------------------------------------------------------------
+
+    def index_paths(
+        self,
+        paths: Sequence[Path],
+        *,
+        progress: Callable[[IndexProgress], None] | None = None,
+        root: Path | None = None,
+    ) -> IndexReport:
+        found = discover(list(paths), root)
+        run = _Run(self, len(found.files), progress)
+        for missing in found.missing:
+            run.outcomes.append(FileOutcome(nfc(missing), "failed", error=f"No such file or folder: {missing}"))
+        if not found.files and not found.folders:
+            return IndexReport(tuple(run.outcomes), 0, self.manifest.index_version)
+        embedder = self.embedder
+        with self.writer():
+            self._check_model(embedder)
+            pending: list[PreparedFile] = []
+            for file in found.files:
+                run.report("parsing", file.source)
+                result = prepare_file(file, self.manifest.source(file.source), self.settings, self.tokenizer)
+                if isinstance(result, FileOutcome):
+                    run.finish_file(result)
+                    if result.status == "failed":
+                        self._record_failure(run, file, result)
+                    continue
+                pending.append(result)
+                if sum(len(p.chunks) for p in pending) >= EMBED_GROUP_CHUNKS:
+                    self._write_group(run, embedder, pending)
+                    pending = []
+            if pending:
+                self._write_group(run, embedder, pending)
+            vanished = self._vanished_sources(found.folders, {f.source for f in found.files})
+            if vanished:
+                run.removed = vanished
+                self._delete_sources(run, vanished)
+            if run.changed:
+                run.report("finishing", "")
+                self._rebuild_keyword()
+                self._mark_dirty(False)
+        return IndexReport(tuple(run.outcomes), run.embedded, self.manifest.index_version, tuple(run.removed))
+
+    def reindex(
+        self, sources: Sequence[str] | None = None, *, progress: Callable[[IndexProgress], None] | None = None
+    ) -> IndexReport:
+        rows = self.manifest.all_sources()
+        if sources is not None:
+            self._require_known(sources)
+            rows = [r for r in rows if r.source in set(sources)]
+        report = IndexReport((), 0, self.manifest.index_version)
+        for root_key, group in _group_by_root(rows).items():
+            part = self.index_paths([Path(r.path) for r in group], progress=progress, root=root_key)
+            report = IndexReport(report.files + part.files, report.embedded + part.embedded, part.index_version)
+        return report
+
+    def save_uploads(self, files: Sequence[tuple[str, bytes]]) -> list[Path]:
+        self.uploads_dir.mkdir(parents=True, exist_ok=True)
+        saved: list[Path] = []
+        for name, data in files:
+            safe = nfc(Path(name).name) or "upload"
+            target = self.uploads_dir / safe
+            tmp = target.with_name(f".{safe}.part")
+            tmp.write_bytes(data)
+            tmp.replace(target)
+            saved.append(target)
+        return saved
+
+    def remove_sources(self, sources: Sequence[str]) -> int:
+        keys = [nfc(s) for s in sources]
+        with self.writer():
+            self._require_known(keys)
+            run = _Run(self, 0, None)
+            removed = self._delete_sources(run, keys)
+            self._rebuild_keyword()
+            self._mark_dirty(False)
+        return removed
+
+    def _require_known(self, sources: Sequence[str]) -> None:
+        unknown = [s for s in sources if self.manifest.source(nfc(s)) is None]
+        if unknown:
+            raise SourceNotFoundError(
+                f"Not indexed: {', '.join(unknown)}. Run `python -m rag stats` to see the indexed sources."
+            )
+
+    def _write_group(self, run: _Run, embedder: Embedder, group: list[PreparedFile]) -> None:
+        """Embed the new chunks of several files in one call, then switch each file over."""
+        new_chunks = [
+            c for p in group for c in p.chunks if not p.previous or c.chunk_id not in run.previous_ids(p.file.source)
+        ]
+        run.report("embedding", group[-1].file.source)
+        vectors = embedder.embed_passages([c.text for c in new_chunks]) if new_chunks else np.zeros((0, 1))
+        by_id = {c.chunk_id: vectors[i] for i, c in enumerate(new_chunks)}
+        run.embedded += len(new_chunks)
+        for prepared in group:
+            self._switch_source(run, prepared, by_id)
+
+    def _switch_source(self, run: _Run, prepared: PreparedFile, new_vectors: dict[str, np.ndarray]) -> None:
+        source = prepared.file.source
+        old_ids = set(run.previous_ids(source))
+        kept_vectors = self.vectors.embeddings_of([c.chunk_id for c in prepared.chunks if c.chunk_id in old_ids])
+        vectors = {**kept_vectors, **{k: v for k, v in new_vectors.items() if k in {c.chunk_id for c in prepared.chunks}}}
+        chunks, tokens, dropped = drop_near_duplicates(
+            prepared.chunks, prepared.tokens, vectors, self.settings.near_duplicate_cosine
+        )
+        chunks = tuple(replace(c, chunk_index=i) for i, c in enumerate(chunks))
+        warnings = prepared.doc.warnings + ((f"{dropped} near-duplicate passage(s) stored once",) if dropped else ())
+        if not run.changed:
+            self._mark_dirty(True)
+        fresh = [c for c in chunks if c.chunk_id not in old_ids]
+        self.vectors.upsert(fresh, np.stack([vectors[c.chunk_id] for c in fresh]) if fresh else np.zeros((0, 1)))
+        # chunk_index may have shifted for kept chunks: their metadata is refreshed too
+        moved = [c for c in chunks if c.chunk_id in old_ids]
+        if moved:
+            self.vectors.upsert(moved, np.stack([vectors[c.chunk_id] for c in moved]))
+        with self.manifest.transaction() as db:
+            version = run.version(db)
+            self.manifest.replace_chunks(db, source, [ChunkRow(c, t) for c, t in zip(chunks, tokens)])
+            self.manifest.put_source(db, _source_row(prepared, chunks, version, warnings))
+            self.manifest.set_meta(db, "embedding_model", self.embedder.fingerprint)
+        self.vectors.delete(old_ids - {c.chunk_id for c in chunks})
+        status = "updated" if prepared.previous and prepared.previous.status == "indexed" else "indexed"
+        run.finish_file(FileOutcome(source, status, chunks=len(chunks), warnings=warnings))
+
+    def _record_failure(self, run: _Run, file: SourceFile, outcome: FileOutcome) -> None:
+        """A failed file keeps whatever was indexed before (nothing is lost); the error is recorded."""
+        previous = self.manifest.source(file.source)
+        with self.manifest.transaction() as db:
+            version = run.version(db)
+            if previous and previous.status == "indexed":
+                row = replace(previous, error=outcome.error, index_version=version)
+            else:
+                row = SourceRow(file.source, str(file.path), file.rel_path, "", 0, 0.0, "", 0, 0, "failed",
+                                outcome.error, outcome.warnings, "", "", version)  # fmt: skip
+            self.manifest.put_source(db, row)
+
+    def _vanished_sources(self, folders: Sequence[Path], seen: set[str]) -> list[str]:
+        vanished = []
+        for row in self.manifest.all_sources():
+            if row.source in seen or Path(row.path).exists():
+                continue
+            if any(Path(row.path).is_relative_to(folder) for folder in folders):
+                vanished.append(row.source)
+        return vanished
+
+    def _delete_sources(self, run: _Run, sources: Sequence[str]) -> int:
+        self._mark_dirty(True)
+        removed: list[str] = []
+        with self.manifest.transaction() as db:
+            for source in sources:
+                removed += self.manifest.delete_source(db, source)
+            self.manifest.bump_version(db, "remove", ", ".join(sources))
+        self.vectors.delete(removed)
+        run.changed = True
+        return len(removed)
+
+    # ---- keyword index -----------------------------------------------------------------------------------
+
+    def _rebuild_keyword(self) -> None:
+        ids, tokens = self.manifest.all_tokens()
+        index = KeywordIndex.build(ids, tokens)
+        index.save(self.settings.storage / "bm25", version=self.manifest.index_version)
+        with self._keyword_lock:
+            self._keyword = index
+
+    def keyword_index(self) -> KeywordIndex:
+        """The BM25 index matching the manifest's version (reloaded when another process rebuilt it)."""
+        version = self.manifest.index_version
+        with self._keyword_lock:
+            current = self._keyword
+        if current is not None and current.version == version:
+            return current
+        directory = self.settings.storage / "bm25"
+        try:
+            loaded = KeywordIndex.load(directory)
+        except (FileNotFoundError, OSError, ValueError):
+            loaded = None
+        if loaded is None or loaded.version != version:
+            with self.writer():
+                self._rebuild_keyword()
+            return self.keyword_index()
+        with self._keyword_lock:
+            self._keyword = loaded
+        return loaded
+
+    # ---- inspection --------------------------------------------------------------------------------------
+
+    def stats(self) -> IndexStats:
+        rows = self.manifest.all_sources()
+        indexed = [r for r in rows if r.status == "indexed"]
+        per_source = tuple(
+            SourceStats(r.source, r.doc_type, r.pages, r.chunks, r.status, r.error, r.date, r.index_version,
+                        r.language, r.warnings)  # fmt: skip
+            for r in rows
+        )
+        return IndexStats(
+            sources=len(indexed),
+            chunks=sum(r.chunks for r in indexed),
+            pages=sum(r.pages for r in indexed),
+            index_version=self.manifest.index_version,
+            embedding_model=self.manifest.get_meta("embedding_model") or self.settings.embedding_model,
+            per_source=per_source,
+        )
+
+    def check_consistency(self) -> ConsistencyReport:
+        manifest_ids = self.manifest.all_chunk_ids()
+        vector_ids = self.vectors.all_ids()
+        keyword = self.keyword_index()
+        keyword_ids = set(keyword.ids)
+        missing = tuple(sorted(manifest_ids - vector_ids))
+        orphans = tuple(sorted(vector_ids - manifest_ids))
+        ok = not missing and not orphans and keyword_ids == manifest_ids
+        message = "Manifest, Chroma and BM25 agree." if ok else (
+            f"{len(missing)} chunk(s) missing from Chroma, {len(orphans)} orphan(s) in Chroma, "
+            f"{len(keyword_ids ^ manifest_ids)} BM25 difference(s). Re-run indexing to repair."
+        )
+        return ConsistencyReport(ok, len(manifest_ids), len(vector_ids), len(keyword_ids), missing[:20], orphans[:20],
+                                 keyword.version, self.manifest.index_version, message)  # fmt: skip
+
+
+class _Run:
+    """Book-keeping of one write: outcomes, progress, and the one version the run bumps to."""
+
+    def __init__(self, index: Index, total: int, progress: Callable[[IndexProgress], None] | None) -> None:
+        self.index = index
+        self.total = total
+        self.progress = progress
+        self.outcomes: list[FileOutcome] = []
+        self.embedded = 0
+        self.changed = False
+        self.removed: list[str] = []
+        self.started = time.monotonic()
+        self._version = ""
+        self._previous_ids: dict[str, list[str]] = {}
+
+    def previous_ids(self, source: str) -> list[str]:
+        if source not in self._previous_ids:
+            self._previous_ids[source] = self.index.manifest.chunk_ids_of(source)
+        return self._previous_ids[source]
+
+    def version(self, db) -> str:  # type: ignore[no-untyped-def]
+        if not self._version:
+            self._version = self.index.manifest.bump_version(db, "index", "")
+        self.changed = True
+        return self._version
+
+    def finish_file(self, outcome: FileOutcome) -> None:
+        self.outcomes.append(outcome)
+        self.report("parsing", outcome.source)
+
+    def report(self, stage: str, current: str) -> None:
+        if self.progress is None:
+            return
+        done = len(self.outcomes)
+        elapsed = time.monotonic() - self.started
+        eta = elapsed / done * (self.total - done) if done else None
+        self.progress(IndexProgress(done, self.total, current, stage, elapsed, eta, self.embedded))
+
+
+def _source_row(prepared: PreparedFile, chunks: Sequence, version: str, warnings: tuple[str, ...]) -> SourceRow:  # type: ignore[type-arg]
+    languages = [c.language for c in chunks if c.language]
+    language = max(set(languages), key=languages.count) if languages else ""
+    return SourceRow(
+        source=prepared.file.source, path=str(prepared.file.path), rel_path=prepared.file.rel_path,
+        doc_type=prepared.doc_type, size=prepared.size, mtime=prepared.mtime, hash=prepared.digest,
+        pages=prepared.doc.total_pages, chunks=len(chunks), status="indexed", error="", warnings=warnings,
+        date=prepared.doc.date, language=language, index_version=version,
+    )  # fmt: skip
+
+
+def _group_by_root(rows: Sequence[SourceRow]) -> dict[Path | None, list[SourceRow]]:
+    """Re-index each source under the same name: find the root its name was made relative to."""
+    groups: dict[Path | None, list[SourceRow]] = {}
+    for row in rows:
+        path = Path(row.path)
+        depth = len(Path(row.source).parts)
+        root = path.parents[depth - 1] if depth > 1 or row.source != path.name else None
+        groups.setdefault(root, []).append(row)
+    return groups

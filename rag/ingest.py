@@ -1,0 +1,87 @@
+"""Per-file ingestion: decide whether a file changed, then parse, chunk and tokenize it.
+
+Embedding and writing happen in ``rag.index`` so that chunks of many small files share embedding batches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from rag.discovery import SourceFile
+from rag.errors import DocumentReadError, UnsupportedFileError
+from rag.manifest import SourceRow
+from rag.records import Chunk, FileOutcome, ParsedDocument
+from rag.settings import Settings
+from rag.tokenization import Tokenizer
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedFile:
+    """A changed (or new) file, parsed and chunked, waiting for embeddings."""
+
+    file: SourceFile
+    size: int
+    mtime: float
+    digest: str
+    doc: ParsedDocument
+    doc_type: str
+    chunks: tuple[Chunk, ...]
+    tokens: tuple[tuple[str, ...], ...]
+    previous: SourceRow | None
+
+
+def file_digest(path: Path) -> str:
+    sha = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            sha.update(block)
+    return sha.hexdigest()
+
+
+def prepare_file(
+    file: SourceFile, previous: SourceRow | None, settings: Settings, tokenizer: Tokenizer
+) -> PreparedFile | FileOutcome:
+    """Return a FileOutcome when nothing needs embedding (unchanged or failed), else the prepared chunks.
+
+    The cheap check (same path, size and mtime as the indexed copy) skips hashing; a touched file whose
+    content is the same is still ``unchanged``.
+    """
+    from rag.chunking import chunk_document
+    from rag.doc_metadata import classify_doc_type
+    from rag.parsing import parse_file
+
+    try:
+        stat = file.path.stat()
+    except OSError as err:
+        return FileOutcome(file.source, "failed", error=f"Cannot read {file.path}: {err.strerror or err}")
+    indexed = previous is not None and previous.status == "indexed"
+    if indexed and previous.path == str(file.path) and previous.size == stat.st_size and previous.mtime == stat.st_mtime:
+        return FileOutcome(file.source, "unchanged", chunks=previous.chunks)
+    try:
+        digest = file_digest(file.path)
+    except OSError as err:
+        return FileOutcome(file.source, "failed", error=f"Cannot read {file.path}: {err.strerror or err}")
+    if indexed and previous.hash == digest:
+        return FileOutcome(file.source, "unchanged", chunks=previous.chunks)
+    try:
+        doc = parse_file(file.path, settings)
+    except (UnsupportedFileError, DocumentReadError) as err:
+        return FileOutcome(file.source, "failed", error=str(err))
+    doc_type = classify_doc_type(file.rel_path, settings)
+    chunks = chunk_document(doc, source=file.source, rel_path=file.rel_path, doc_type=doc_type, settings=settings)
+    if not chunks:
+        return FileOutcome(
+            file.source,
+            "failed",
+            error="No indexable text found (empty, scanned images without a text layer, or only tiny fragments).",
+            warnings=doc.warnings,
+        )
+    tokens = tuple(tuple(tokenizer.tokenize(_searchable_text(c))) for c in chunks)
+    return PreparedFile(file, stat.st_size, stat.st_mtime, digest, doc, doc_type, tuple(chunks), tokens, previous)
+
+
+def _searchable_text(chunk: Chunk) -> str:
+    # the section heading is part of what a chunk is about: keyword search should match it too
+    return f"{chunk.section}\n{chunk.text}" if chunk.section and chunk.section not in chunk.text else chunk.text

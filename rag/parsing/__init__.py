@@ -1,0 +1,198 @@
+"""Read any supported file into a ``ParsedDocument``; the kind is sniffed from the content, not just the name.
+
+``parse_file`` is the one entry point. A PDF named ``.txt`` is read as a PDF; a text file named
+``.pdf`` is read as text with a warning; binary data named ``.txt`` is refused.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from dataclasses import replace
+from pathlib import Path
+
+from rag.doc_metadata import file_date
+from rag.errors import DocumentReadError, UnsupportedFileError
+from rag.records import ParsedDocument
+from rag.settings import Settings
+
+__all__ = ["KIND_BY_EXTENSION", "SUPPORTED_EXTENSIONS", "parse_file", "sniff_kind"]
+
+KIND_BY_EXTENSION: dict[str, str] = {
+    ".pdf": "pdf",
+    ".docx": "docx",
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsx",
+    ".html": "html",
+    ".htm": "html",
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".txt": "text",
+}
+SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(KIND_BY_EXTENSION)
+"""File name endings the engine reads (for upload widgets and folder scans)."""
+
+_SUPPORTED_TEXT = (
+    "PDF (.pdf), Word (.docx), Excel (.xlsx), HTML (.html, .htm), CSV (.csv, .tsv), JSON (.json), "
+    "JSON Lines (.jsonl), Markdown (.md) and plain text (.txt)"
+)
+_BINARY_KINDS = frozenset({"pdf", "docx", "xlsx"})
+_MAGIC = {
+    b"\x89PNG": "a PNG image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"GIF8": "a GIF image",
+    b"\x1f\x8b": "a gzip archive",
+    b"7z\xbc\xaf": "a 7-Zip archive",
+    b"Rar!": "a RAR archive",
+    b"\x7fELF": "a program",
+    b"MZ": "a Windows program",
+}
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_HTML_START = re.compile(rb"^\s*(<!doctype html|<html|<head|<body)", re.IGNORECASE)
+
+
+def sniff_kind(path: Path, head: bytes) -> str:
+    """The file kind from its first bytes (``pdf``, ``docx``, ``xlsx``, ``ole``, ``zip``, ``binary``, ``text``)."""
+    if b"%PDF-" in head[:1024]:
+        return "pdf"
+    if head.startswith(b"PK\x03\x04"):
+        try:
+            with zipfile.ZipFile(path) as archive:
+                names = set(archive.namelist())
+        except (zipfile.BadZipFile, OSError):
+            return "zip"
+        if "word/document.xml" in names:
+            return "docx"
+        if "xl/workbook.xml" in names:
+            return "xlsx"
+        return "zip"
+    if head.startswith(_OLE):
+        return "ole"
+    if any(head.startswith(magic) for magic in _MAGIC):
+        return "binary"
+    return "text"
+
+
+def _unsupported(path: Path) -> UnsupportedFileError:
+    ext = path.suffix.lower() or "a file without an extension"
+    return UnsupportedFileError(f"{path.name}: {ext} files are not supported. Supported kinds: {_SUPPORTED_TEXT}.")
+
+
+def _text_kind(data: bytes) -> str:
+    stripped = data.lstrip()
+    if _HTML_START.match(stripped[:1024]):
+        return "html"
+    return "text"
+
+
+def parse_file(path: Path, settings: Settings) -> ParsedDocument:
+    """Read one file into blocks (text, headings, markdown tables) with page numbers and warnings.
+
+    Args:
+        path: the file to read.
+        settings: engine settings (``max_file_mb`` and the JSON field rules are used).
+
+    Returns:
+        The parsed document.
+
+    Raises:
+        UnsupportedFileError: the file kind is not one the engine reads (the message lists those it reads).
+        DocumentReadError: the file is missing, empty, too big, corrupt, truncated, password-protected,
+            binary where text was expected, or has no readable text.
+    """
+    path = Path(path)
+    name = path.name
+    ext = path.suffix.lower()
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as handle:
+            head = handle.read(8192)
+    except OSError as err:
+        raise DocumentReadError(f"{name} could not be read ({err.strerror or err}). Check that the file exists.") from err
+    if size == 0:
+        raise DocumentReadError(f"{name} is empty (0 bytes). Upload a file with content.")
+    if size > settings.max_file_mb * 1024 * 1024:
+        raise DocumentReadError(
+            f"{name} is {size / 1024 / 1024:.0f} MB, over the {settings.max_file_mb} MB limit. "
+            "Split the file or raise RAG_MAX_FILE_MB."
+        )
+
+    claimed = KIND_BY_EXTENSION.get(ext)
+    sniffed = sniff_kind(path, head)
+    date = file_date(path)
+    notes: list[str] = []
+    if sniffed in _BINARY_KINDS:
+        kind = sniffed
+        if claimed is not None and claimed != sniffed:
+            notes.append(f"named {ext} but is a {sniffed.upper()} file; read as {sniffed.upper()}")
+    elif sniffed == "ole":
+        if claimed in ("docx", "xlsx") or ext in (".doc", ".xls", ".ppt"):
+            raise DocumentReadError(
+                f"{name} is a password-protected Office file or an old binary format (.doc/.xls). "
+                "Remove the password or save it as .docx/.xlsx, then try again."
+            )
+        raise _unsupported(path)
+    elif sniffed in ("zip", "binary"):
+        if claimed is None:
+            raise _unsupported(path)
+        what = "a ZIP archive (or a damaged Office file)" if sniffed == "zip" else "binary data"
+        raise DocumentReadError(f"{name} is named {ext} but contains {what}. Check the file and try again.")
+    elif claimed is None:
+        raise _unsupported(path)
+    elif claimed in _BINARY_KINDS:
+        kind = _text_kind(head)
+        notes.append(f"named {ext} but is plain text; read as {'HTML' if kind == 'html' else 'text'}")
+    else:
+        kind = claimed
+
+    doc = _dispatch(kind, path, settings, date)
+    return doc if not notes else _with_notes(doc, notes)
+
+
+def _dispatch(kind: str, path: Path, settings: Settings, date: str) -> ParsedDocument:
+    # Parsers are imported on first use: PyMuPDF (with its layout model), pandas and the Office
+    # libraries take seconds to import, and a process may never meet those kinds.
+    if kind == "pdf":
+        from rag.parsing.pdf import parse_pdf
+
+        return parse_pdf(path, date)
+    if kind in ("docx", "xlsx"):
+        from rag.parsing.office import parse_docx, parse_xlsx
+
+        return parse_docx(path, date) if kind == "docx" else parse_xlsx(path, date)
+    from rag.parsing.plain import decode_text, parse_markdown, parse_text
+
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise DocumentReadError(f"{path.name} could not be read ({err.strerror or err}).") from err
+    if kind == "html":
+        from rag.parsing.web import parse_html
+
+        decode_text(data, path.name)  # refuses binary data before BeautifulSoup makes sense of it
+        return parse_html(data, path.name, date)
+    if kind == "markdown":
+        return parse_markdown(data, path.name, date)
+    if kind == "text":
+        return parse_text(data, path.name, date)
+    text = decode_text(data, path.name)
+    if kind == "csv":
+        from rag.parsing.tabular import parse_csv
+
+        return parse_csv(text, path.name, date)
+    from rag.parsing.records import parse_json, parse_jsonl
+
+    if kind == "json":
+        return parse_json(text, path.name, date, settings)
+    if kind == "jsonl":
+        return parse_jsonl(text, path.name, date, settings)
+    raise ValueError(f"kind={kind!r}; allowed: pdf, docx, xlsx, html, markdown, text, csv, json, jsonl")
+
+
+def _with_notes(doc: ParsedDocument, notes: list[str]) -> ParsedDocument:
+    return replace(doc, warnings=(*notes, *doc.warnings))

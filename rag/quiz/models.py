@@ -1,0 +1,76 @@
+"""Pydantic models of quiz sets and of the reply the generator asks the LLM for.
+
+``GenerationReply.model_json_schema()`` goes to ``backend.chat(schema=...)``; ``model_validate_json`` checks the
+reply. Quizzes are stored as ``Quiz.model_dump_json()``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, StrictBool
+
+Level = Literal["beginner", "intermediate", "advanced"]
+LEVELS: tuple[str, ...] = ("beginner", "intermediate", "advanced")
+
+
+class CitationRef(BaseModel):
+    """Where a quiz item's basis is: a verbatim quote of one chunk."""
+
+    source: str
+    page: int | None = None
+    quote: str
+    chunk_id: str = ""
+
+
+class QuizItem(BaseModel):
+    """One true/false statement with its answer, explanation and citations."""
+
+    id: str
+    statement: str
+    type: Literal["true_false"] = "true_false"
+    answer_bool: bool
+    explanation: str
+    citations: list[CitationRef] = Field(min_length=1)
+
+
+class ScoreRecord(BaseModel):
+    """One finished attempt at a quiz."""
+
+    correct: int = Field(ge=0)
+    total: int = Field(ge=1)
+    at: str
+
+
+class Quiz(BaseModel):
+    """A saved quiz set."""
+
+    id: str
+    source: str
+    level: Level
+    created_at: str
+    backend: str = ""
+    items: list[QuizItem]
+    scores: list[ScoreRecord] = Field(default_factory=list)
+
+    @property
+    def best_score(self) -> float | None:
+        """Best share of correct answers over all attempts (None before the first)."""
+        return max((s.correct / s.total for s in self.scores), default=None)
+
+
+class GeneratedItem(BaseModel):
+    """One statement as the LLM writes it: the passage it rests on and a verbatim quote of that passage."""
+
+    statement: str = Field(description="A declarative statement (not a question) about the passage.")
+    type: Literal["true_false"] = "true_false"
+    answer_bool: StrictBool = Field(description="true if the passage states it, false if the passage contradicts it.")
+    explanation: str = Field(description="Why, in one sentence, referring to the passage.")
+    passage: int = Field(description="The number of the passage the statement is about.")
+    quote: str = Field(description="A sentence copied exactly, character for character, from that passage.")
+
+
+class GenerationReply(BaseModel):
+    """The whole LLM reply: a list of candidate items."""
+
+    items: list[GeneratedItem]

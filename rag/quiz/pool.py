@@ -1,0 +1,132 @@
+"""Per-source pools of chunks to write quiz items from, sampled by how well they fit a difficulty level.
+
+Source names are NFC-normalized (macOS file names arrive decomposed). The pool keeps at most
+``MAX_IDS_PER_SOURCE`` chunks a source, spread evenly over the document, in a cache shared by threads.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import unicodedata
+from collections.abc import Collection
+from typing import Protocol
+
+from rag.errors import SourceNotFoundError
+from rag.quiz.models import LEVELS
+from rag.records import Chunk
+
+MAX_IDS_PER_SOURCE = 3000
+MIN_SAMPLE = 20
+SAMPLE_FACTOR = 4
+MIN_CHUNK_CHARS = 40
+
+LEVEL_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "beginner": ("概要", "定義", "目的", "基本", "ルール", "overview", "definition", "purpose", "basic", "rule"),
+    "intermediate": ("手順", "方法", "対応", "フロー", "操作", "procedure", "method", "steps", "flow", "operation"),
+    "advanced": (
+        "例外", "禁止", "注意", "判断", "リスク",
+        "exception", "prohibited", "caution", "judgement", "judgment", "risk",
+    ),
+}
+
+
+class ChunkCatalog(Protocol):
+    """Read access to indexed chunks by source (the index implements it over SQLite)."""
+
+    def sources(self) -> list[str]:
+        """Every indexed source name."""
+        ...
+
+    def chunks_of(self, source: str) -> list[Chunk]:
+        """The source's chunks ordered by ``chunk_index``."""
+        ...
+
+
+def nfc(name: str) -> str:
+    """The NFC form of a source name (the form every lookup uses)."""
+    return unicodedata.normalize("NFC", name)
+
+
+def difficulty_score(chunk: Chunk, level: str) -> float:
+    """How well a chunk suits ``level``: keyword hits, a heading, and a 200-800 character length."""
+    haystack = f"{chunk.section}\n{chunk.text}".lower()
+    score = 2.0 * sum(1 for word in LEVEL_KEYWORDS[level] if word in haystack)
+    score += 1.0 if chunk.section.strip() else 0.0
+    score += 1.0 if 200 <= len(chunk.text) <= 800 else 0.0
+    score -= 1.0 if chunk.chunk_type == "table" else 0.0
+    return score
+
+
+class ChunkPool:
+    """Thread-safe cache of each source's chunks, and sampling from it.
+
+    Args:
+        catalog: where chunks come from.
+    """
+
+    def __init__(self, catalog: ChunkCatalog) -> None:
+        self._catalog = catalog
+        self._cache: dict[str, tuple[Chunk, ...]] = {}
+        self._lock = threading.Lock()
+
+    def chunks(self, source: str) -> tuple[Chunk, ...]:
+        """The source's usable chunks (at most ``MAX_IDS_PER_SOURCE``, evenly spread).
+
+        Raises:
+            SourceNotFoundError: the catalog has no chunks for the source.
+        """
+        key = nfc(source)
+        with self._lock:
+            cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        chunks = self._catalog.chunks_of(key) or (self._catalog.chunks_of(source) if key != source else [])
+        usable = [c for c in chunks if len(c.text.strip()) >= MIN_CHUNK_CHARS]
+        if not usable:
+            known = ", ".join(sorted(self._catalog.sources())[:10]) or "none"
+            raise SourceNotFoundError(
+                f"No quiz material for source {source!r}: it has no indexed text. Indexed sources: {known}."
+            )
+        if len(usable) > MAX_IDS_PER_SOURCE:
+            step = len(usable) / MAX_IDS_PER_SOURCE
+            usable = [usable[int(i * step)] for i in range(MAX_IDS_PER_SOURCE)]
+        with self._lock:
+            self._cache[key] = tuple(usable)
+        return tuple(usable)
+
+    def invalidate(self, source: str | None = None) -> None:
+        """Forget cached chunks (of one source, or all) after the index changed."""
+        with self._lock:
+            if source is None:
+                self._cache.clear()
+            else:
+                self._cache.pop(nfc(source), None)
+
+    def sample(
+        self,
+        source: str,
+        count: int,
+        level: str,
+        rng: random.Random,
+        exclude: Collection[str] = (),
+    ) -> list[Chunk]:
+        """Up to ``max(count * 4, 20)`` chunks that suit ``level``, best first, in a random mix.
+
+        Args:
+            source: the source to sample.
+            count: the number of quiz items wanted.
+            level: beginner, intermediate or advanced.
+            rng: randomness (seeded in tests).
+            exclude: chunk ids already used (a re-sample draws fresh chunks first).
+
+        Raises:
+            ValueError: ``level`` is not one of the allowed levels.
+        """
+        if level not in LEVELS:
+            raise ValueError(f"level={level!r}; allowed: {', '.join(LEVELS)}")
+        size = max(count * SAMPLE_FACTOR, MIN_SAMPLE)
+        chunks = self.chunks(source)
+        fresh = [c for c in chunks if c.chunk_id not in exclude] or list(chunks)
+        scored = sorted(fresh, key=lambda c: difficulty_score(c, level) + 2.0 * rng.random(), reverse=True)
+        return scored[:size]

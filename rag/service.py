@@ -1,0 +1,253 @@
+"""The facade: the one object the pages and the command line talk to.
+
+``RagService`` owns the index (manifest + Chroma + BM25), the embedding model, the LLM backend and the quiz
+store. It is thread-safe: one in-process lock and one cross-process lock file serialize writes; reads run
+concurrently. Heavy things (models, Chroma) load lazily on first use so the UI renders at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rag.errors import SourceNotFoundError
+from rag.records import (
+    Answer,
+    Chunk,
+    ConsistencyReport,
+    Hit,
+    IndexProgress,
+    IndexReport,
+    IndexStats,
+    SearchFilters,
+    VersionEntry,
+)
+from rag.settings import Settings
+
+if TYPE_CHECKING:
+    from rag.embedding import Embedder
+    from rag.index import Index
+    from rag.llm.base import BackendStatus, LLMBackend
+
+ProgressCallback = Callable[[IndexProgress], None]
+
+
+class RagService:
+    """Everything the product does, behind one object.
+
+    Args:
+        settings: configuration; ``Settings.from_env()`` when omitted.
+        embedder: an Embedder to use instead of loading ``settings.embedding_model`` (tests, benchmarks).
+        llm: an LLM backend to use instead of selecting one from settings.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        embedder: Embedder | None = None,
+        llm: LLMBackend | None = None,
+    ) -> None:
+        self.settings = settings or Settings.from_env()
+        self._embedder = embedder
+        self._llm = llm
+        self._lock = threading.RLock()
+
+    # ---- components (lazy) -------------------------------------------------------------------------------
+
+    @property
+    def embedder(self) -> Embedder:
+        with self._lock:
+            if self._embedder is None:
+                from rag.embedding import load_embedder
+
+                self._embedder = load_embedder(self.settings)
+            return self._embedder
+
+    @cached_property
+    def index(self) -> Index:
+        from rag.index import Index
+
+        return Index(self.settings, embedder_factory=lambda: self.embedder)
+
+    # ---- indexing ----------------------------------------------------------------------------------------
+
+    def index_paths(self, paths: Sequence[str | Path], *, progress: ProgressCallback | None = None) -> IndexReport:
+        """Index files and folders (recursively). Every file gets an outcome; failures do not stop the batch.
+
+        Returns:
+            The per-file outcomes, the number of chunks embedded and the new index version.
+
+        Raises:
+            IndexBusyError: another process is writing and did not finish within the lock timeout.
+            ModelMismatchError: the index was built with another embedding model.
+        """
+        return self.index.index_paths([Path(p) for p in paths], progress=progress)
+
+    def index_uploads(
+        self, files: Sequence[tuple[str, bytes]], *, progress: ProgressCallback | None = None
+    ) -> IndexReport:
+        """Save uploaded files under ``<storage>/uploads`` (names kept, NFC-normalized) and index them."""
+        saved = self.index.save_uploads(files)
+        return self.index.index_paths(saved, progress=progress, root=self.index.uploads_dir)
+
+    def reindex(
+        self, sources: Sequence[str] | None = None, *, progress: ProgressCallback | None = None
+    ) -> IndexReport:
+        """Re-read sources (all when None) from their recorded paths; unchanged ones cost nothing."""
+        return self.index.reindex(sources, progress=progress)
+
+    def remove_sources(self, sources: Sequence[str]) -> int:
+        """Delete sources from the manifest, Chroma and BM25. Returns the number of chunks removed.
+
+        Raises:
+            SourceNotFoundError: a named source is not indexed (nothing is removed then).
+        """
+        return self.index.remove_sources(sources)
+
+    # ---- inspection --------------------------------------------------------------------------------------
+
+    def stats(self) -> IndexStats:
+        return self.index.stats()
+
+    def sources(self) -> list[str]:
+        return self.index.catalog.sources()
+
+    def chunks_of(self, source: str) -> list[Chunk]:
+        chunks = self.index.catalog.chunks_of(source)
+        if not chunks and source not in self.sources():
+            raise SourceNotFoundError(f"No indexed source named {source!r}. Run `python -m rag stats` to list them.")
+        return chunks
+
+    def neighbours(self, chunk_id: str, window: int = 1) -> list[Chunk]:
+        """The chunk and up to ``window`` chunks before and after it in its source, in order."""
+        return self.index.catalog.neighbours(chunk_id, window)
+
+    def version_history(self, limit: int = 50) -> list[VersionEntry]:
+        return self.index.manifest.history(limit)
+
+    def check_consistency(self) -> ConsistencyReport:
+        return self.index.check_consistency()
+
+    # ---- search ------------------------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        *,
+        top_k: int | None = None,
+        semantic_weight: float | None = None,
+        filters: SearchFilters | None = None,
+        rerank: bool | None = None,
+        contextual: bool = False,
+    ) -> list[Hit]:
+        """Hybrid search (dense + BM25, weighted RRF, optional cross-encoder) with per-stage scores on each hit."""
+        return self.retriever.search(
+            query,
+            top_k=top_k,
+            semantic_weight=semantic_weight,
+            filters=filters,
+            rerank=rerank,
+            contextual=contextual,
+        )
+
+    @cached_property
+    def retriever(self):  # type: ignore[no-untyped-def]  # rag.retrieval.HybridRetriever, typed there
+        from rag.retrieval import HybridRetriever
+
+        return HybridRetriever(self.index, self.settings)
+
+    def evaluate(
+        self, path: str | Path, *, split: str = "test", modes: Sequence[str] = ("hybrid",), limit: int | None = None
+    ) -> dict:  # type: ignore[type-arg]
+        """Retrieval metrics on a BEIR folder or a golden QA file (see ``rag.evaluation``)."""
+        from rag.evaluation import evaluate_path
+
+        return evaluate_path(self, path, split=split, modes=list(modes), limit=limit)
+
+    # ---- answers -----------------------------------------------------------------------------------------
+
+    @property
+    def llm(self) -> LLMBackend:
+        with self._lock:
+            if self._llm is None:
+                from rag.llm.selection import select_backend
+
+                self._llm = select_backend(self.settings)
+            return self._llm
+
+    def backend_statuses(self, *, refresh: bool = False) -> list[BackendStatus]:
+        """What the sidebar shows: every backend's reachability; ``refresh`` re-selects the live one."""
+        from rag.llm.selection import backend_statuses
+
+        if refresh:
+            with self._lock:
+                self._llm = None
+        return backend_statuses(self.settings)
+
+    def has_basis(self, hits: Sequence[Hit]) -> bool:
+        """Whether any hit is relevant enough to answer from (else: no LLM call, a clear "no basis")."""
+        from rag import answering
+
+        return answering.has_basis(list(hits), self.settings)
+
+    def stream_answer(self, question: str, hits: Sequence[Hit]) -> Iterator[str]:
+        from rag import answering
+
+        passages = answering.build_context(question, list(hits), self.settings)
+        return answering.stream_answer(self.llm, question, passages)
+
+    def finish_answer(self, question: str, hits: Sequence[Hit], text: str) -> Answer:
+        from rag import answering
+
+        passages = answering.build_context(question, list(hits), self.settings)
+        return answering.finish_answer(question, passages, text, self.llm.name)
+
+    def ask(self, question: str, *, filters: SearchFilters | None = None) -> Answer:
+        """Search, then answer from the hits with verified citations (no LLM call when nothing is relevant)."""
+        from rag import answering
+
+        hits = self.search(question, filters=filters, contextual=True)
+        return answering.answer_question(self.llm, question, hits, self.settings)
+
+    # ---- quizzes -----------------------------------------------------------------------------------------
+
+    @cached_property
+    def quizzes(self):  # type: ignore[no-untyped-def]  # rag.quiz.store.QuizStore
+        """The quiz-set store under ``<storage>/quizzes``: list/get/delete/export/judge/record_score."""
+        from rag.quiz.store import QuizStore
+
+        return QuizStore(self.settings.storage / "quizzes")
+
+    def generate_quiz(
+        self,
+        source: str,
+        *,
+        count: int = 5,
+        level: str = "beginner",
+        progress: Callable[[str], None] | None = None,
+    ):  # type: ignore[no-untyped-def]  # rag.quiz.models.Quiz
+        """Generate a true/false quiz from one source and save it; returns the saved quiz.
+
+        Raises:
+            SourceNotFoundError: the source is not indexed.
+            QuizError: the count could not be met (the message lists the shortfall and why items were rejected).
+        """
+        from rag.quiz.generation import generate_quiz
+
+        self.chunks_of(source)  # raises SourceNotFoundError early with a clear message
+        quiz = generate_quiz(
+            self.llm, self.index.catalog, source, count=count, level=level, settings=self.settings, progress=progress
+        )
+        return self.quizzes.save(quiz)
+
+    # ---- pages -------------------------------------------------------------------------------------------
+
+    def render_page(self, source: str, page: int, highlight: str = "", zoom: float = 1.5) -> bytes:
+        """PNG of a PDF source's page with ``highlight`` (a verified quote) marked."""
+        from rag.page_render import render_pdf_page
+
+        return render_pdf_page(self.index.manifest.path_of(source), page, highlight, zoom)

@@ -1,0 +1,169 @@
+"""One frozen ``Settings``, read once from the environment (``RAG_*``, ``OLLAMA_HOST``) or a TOML file.
+
+Every default works offline on a fresh machine. ``RAG_CONFIG`` names an optional TOML file whose top-level
+keys are the field names below (tables for the dict-valued fields); environment variables win over it.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+from rag.errors import ConfigError
+
+DEFAULT_EMBEDDING_MODEL = "multilingual-e5-small-offline"
+"""Marker for the offline multilingual-e5-small rebuilt from PyPI packages (see ``rag.e5_rebuild``)."""
+
+LLM_BACKENDS = ("auto", "ollama", "openai", "embedded", "extractive")
+
+
+def _default_doc_type_rules() -> dict[str, str]:
+    # file-name glob (case-insensitive) -> doc_type; first match wins, else "general"
+    return {
+        "*spec*": "specification",
+        "*仕様*": "specification",
+        "*manual*": "manual",
+        "*マニュアル*": "manual",
+        "*手順*": "manual",
+        "*note*": "notes",
+        "*メモ*": "notes",
+        "*chat*": "chat",
+        "*.jsonl": "records",
+    }
+
+
+def _default_entity_patterns() -> dict[str, str]:
+    # metadata field -> regex; matches are stored comma-joined, with "<field>_count" beside them
+    return {"api_functions": r"\b(?:TEEC?|TA)_[A-Za-z][A-Za-z0-9_]*"}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Engine configuration. All paths live under ``storage_dir`` unless absolute."""
+
+    storage_dir: Path = Path("storage")
+    collection: str = "chunks"
+    chroma_host: str = ""  # empty: embedded PersistentClient; else a `chroma run` server
+    chroma_port: int = 8000
+
+    model_dir: Path = Path("")  # empty: <storage_dir>/models (built offline models and the LLM file live here)
+    embedding_model: str = DEFAULT_EMBEDDING_MODEL
+    embedding_batch_size: int = 32
+
+    chunk_size: int = 800
+    chunk_overlap: int = 120
+    chunk_min_chars: int = 10
+    chunk_size_by_doc_type: dict[str, int] = field(default_factory=dict)
+    near_duplicate_cosine: float = 0.95
+    max_file_mb: int = 200
+    doc_type_rules: dict[str, str] = field(default_factory=_default_doc_type_rules)
+    entity_patterns: dict[str, str] = field(default_factory=_default_entity_patterns)
+    # JSON / JSONL records: which fields become text, which become metadata, and compaction rules
+    json_text_fields: tuple[str, ...] = ("text", "content", "body", "commentary", "message")
+    json_metadata_fields: tuple[str, ...] = ("title", "id", "date", "author", "category")
+    json_cut_marker: str = ""
+    json_max_chars: int = 0
+
+    bm25_tokenizer: str = "auto"  # auto | sudachi | fugashi | bigram
+
+    top_k: int = 5
+    candidate_k_min: int = 20
+    candidate_k_max: int = 60
+    rerank_n_min: int = 8
+    rerank_n_max: int = 12
+    rrf_k: int = 20
+    semantic_weight: float = 0.5
+    reranker_model: str = ""
+    rerank_abs_threshold: float = -1.5
+    rerank_gap_threshold: float = 6.0
+
+    llm_backend: str = "auto"
+    ollama_host: str = "http://127.0.0.1:11434"
+    ollama_model: str = "qwen2.5:7b-instruct"
+    ollama_keep_alive: str = "10m"
+    llm_timeout_s: float = 120.0
+    openai_base_url: str = ""
+    openai_model: str = ""
+    embedded_llm: str = "qwen2.5-coder-1.5b"  # or qwen2.5-coder-0.5b
+    context_budget_chars: int = 3000
+    ui_language: str = "ja"
+
+    @property
+    def storage(self) -> Path:
+        return self.storage_dir.resolve()
+
+    @property
+    def models(self) -> Path:
+        return self.model_dir.resolve() if str(self.model_dir) not in ("", ".") else self.storage / "models"
+
+    def chunk_size_for(self, doc_type: str) -> int:
+        return self.chunk_size_by_doc_type.get(doc_type, self.chunk_size)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Build settings from a TOML file (``RAG_CONFIG``), then ``RAG_*`` variables, then ``overrides``.
+
+        Raises:
+            ConfigError: a value does not parse or is out of range.
+        """
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        if config_file := env.get("RAG_CONFIG"):
+            try:
+                values.update(tomllib.loads(Path(config_file).read_text(encoding="utf-8")))
+            except (OSError, tomllib.TOMLDecodeError) as err:
+                raise ConfigError(f"Cannot read RAG_CONFIG file {config_file}: {err}") from err
+        known = {f.name: f for f in fields(cls)}
+        for name in known:
+            raw = env.get(f"RAG_{name.upper()}")
+            if raw is not None:
+                values[name] = raw
+        if "OLLAMA_HOST" in env and f"RAG_OLLAMA_HOST" not in env:
+            values["ollama_host"] = env["OLLAMA_HOST"]
+        unknown = set(values) - set(known)
+        if unknown:
+            raise ConfigError(f"Unknown setting(s) {sorted(unknown)}; allowed: {sorted(known)}")
+        values.update(overrides)
+        settings = cls()
+        coerced = {name: _coerce(name, value, getattr(settings, name)) for name, value in values.items()}
+        return replace(settings, **coerced).validated()
+
+    def validated(self) -> Settings:
+        if self.llm_backend not in LLM_BACKENDS:
+            raise ConfigError(f"llm_backend={self.llm_backend!r}; allowed: {', '.join(LLM_BACKENDS)}")
+        if not 0.0 <= self.semantic_weight <= 1.0:
+            raise ConfigError(f"semantic_weight={self.semantic_weight} must be between 0 and 1")
+        if self.chunk_overlap >= self.chunk_size:
+            raise ConfigError("chunk_overlap must be smaller than chunk_size")
+        if self.ui_language not in ("ja", "en"):
+            raise ConfigError(f"ui_language={self.ui_language!r}; allowed: ja, en")
+        return self
+
+
+def _coerce(name: str, value: Any, default: Any) -> Any:
+    """Turn an environment string (or TOML value) into the type of the field's default."""
+    if not isinstance(value, str):
+        if isinstance(default, tuple) and isinstance(value, list):
+            return tuple(value)
+        if isinstance(default, Path):
+            return Path(value)
+        return value
+    try:
+        if isinstance(default, bool):
+            return value.strip().lower() in ("1", "true", "yes", "on")
+        if isinstance(default, int):
+            return int(value)
+        if isinstance(default, float):
+            return float(value)
+        if isinstance(default, Path):
+            return Path(value)
+        if isinstance(default, tuple):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        if isinstance(default, dict):
+            return dict(tomllib.loads(f"v = {value}")["v"]) if value.strip().startswith("{") else default
+    except (ValueError, tomllib.TOMLDecodeError) as err:
+        raise ConfigError(f"Setting RAG_{name.upper()}={value!r} does not parse: {err}") from err
+    return value

@@ -1,0 +1,31 @@
+"""Entry point: `streamlit run streamlit_app.py`. Navigation over pages/ and the shared sidebar; no logic."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rag.errors import RagError
+from ui.i18n import init_language, t
+from ui.service import get_service
+from ui.sidebar import render_sidebar
+
+st.set_page_config(page_title="Local RAG", page_icon=":material/library_books:", layout="wide")
+
+try:
+    service = get_service()
+except RagError as err:
+    st.error(str(err))
+    st.stop()
+
+init_language(service.settings.ui_language)
+page = st.navigation(
+    [
+        st.Page("pages/upload.py", title=t("nav.upload"), icon=":material/upload_file:", default=True),
+        st.Page("pages/index_stats.py", title=t("nav.stats"), icon=":material/analytics:"),
+        st.Page("pages/search.py", title=t("nav.search"), icon=":material/search:"),
+        st.Page("pages/ask.py", title=t("nav.ask"), icon=":material/forum:"),
+        st.Page("pages/quiz.py", title=t("nav.quiz"), icon=":material/quiz:"),
+    ]
+)
+render_sidebar(service)
+page.run()

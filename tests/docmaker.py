@@ -1,0 +1,262 @@
+"""Build real test documents: PDFs (PyMuPDF, Japanese via its built-in CJK font), DOCX, XLSX, HTML, CSV, JSON.
+
+PDF lines are wrapped by this module at fixed widths, so a test knows exactly where a visual line
+break falls inside a Japanese sentence. Other helpers and UI tests import these functions.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import textwrap
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import docx
+import openpyxl
+import pymupdf
+
+JA_PARAGRAPHS: tuple[str, ...] = (
+    "TEE_Mallocはトラステッドアプリケーションのヒープからメモリを確保する関数である。確保に失敗した場合はNULLを返すため、"
+    "呼び出し側は必ず戻り値を確認しなければならない。",
+    "TEE_Freeは TEE_Malloc で確保したメモリ領域を解放する。解放済みの領域を再度解放してはならない。"
+    "セキュアワールドとノーマルワールドの間で共有されるメモリは別の仕組みで管理される。",
+    "信頼できる実行環境では、アプリケーションごとに独立したアドレス空間が割り当てられる。"
+    "他のアプリケーションの領域を読み書きすることはできず、これにより機密情報が保護される。",
+)
+EN_PARAGRAPHS: tuple[str, ...] = (
+    "The Trusted Execution Environment isolates trusted applications from the rich operating system. "
+    "Each trusted application runs in its own address space and cannot read the memory of another one.",
+    "Shared memory between the client and the trusted application is registered explicitly. "
+    "The client library validates every parameter before the request crosses into the secure world.",
+)
+API_TABLE: tuple[tuple[str, ...], ...] = (
+    ("関数名", "説明", "戻り値"),
+    ("TEE_Malloc", "メモリを確保する", "ポインタ"),
+    ("TEE_Free", "メモリを解放する", "なし"),
+    ("TEE_MemMove", "メモリをコピーする", "なし"),
+)
+
+_TOPICS = ("メモリ管理", "Session handling", "暗号操作", "Secure storage", "時刻API", "Client API", "例外処理")
+_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
+_A4 = (595.0, 842.0)
+_LEFT = 56.0
+# Courier is used only for "garbage" text; its font gets a ToUnicode map into the private-use area.
+_GARBAGE_FONT = "cour"
+_PUA_CMAP = b"""/CIDInit /ProcSet findresource begin
+12 dict begin
+begincmap
+/CMapName /Broken def
+/CMapType 2 def
+1 begincodespacerange
+<00> <FF>
+endcodespacerange
+1 beginbfrange
+<20> <7E> <E020>
+endbfrange
+endcmap
+CMapName currentdict /CMap defineresource pop
+end
+end"""
+
+
+@dataclass(frozen=True)
+class PdfPage:
+    """One PDF page: an optional heading, paragraphs, an optional table (first row = header).
+
+    A paragraph containing ``\\n`` is laid out with exactly those line breaks; otherwise it is wrapped
+    (Japanese by character count, English at word boundaries). ``garbage`` draws the paragraphs with a
+    font whose ToUnicode map is broken, so they extract as private-use glyphs.
+    """
+
+    paragraphs: Sequence[str] = ()
+    heading: str = ""
+    table: Sequence[Sequence[str]] | None = None
+    garbage: bool = False
+
+
+def _font(text: str) -> str:
+    return "japan" if _CJK.search(text) else "helv"
+
+
+def wrap_lines(text: str, ja_width: int = 36, en_width: int = 90) -> list[str]:
+    """The visual lines a paragraph is drawn as (explicit ``\\n`` kept, else wrapped)."""
+    if "\n" in text:
+        return text.split("\n")
+    if _CJK.search(text):
+        return [text[i : i + ja_width] for i in range(0, len(text), ja_width)]
+    return textwrap.wrap(text, en_width)
+
+
+def _draw_table(page: pymupdf.Page, y: float, rows: Sequence[Sequence[str]]) -> float:
+    width = (_A4[0] - 2 * _LEFT) / max(len(r) for r in rows)
+    height = 20.0
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            rect = pymupdf.Rect(_LEFT + c * width, y + r * height, _LEFT + (c + 1) * width, y + (r + 1) * height)
+            page.draw_rect(rect, color=(0, 0, 0), width=0.6)
+            page.insert_text((rect.x0 + 4, rect.y1 - 6), str(cell), fontname=_font(str(cell)), fontsize=9)
+    return y + len(rows) * height + 16
+
+
+def _draw_page(page: pymupdf.Page, spec: PdfPage, fontsize: float) -> None:
+    y = 80.0
+    if spec.heading:
+        page.insert_text((_LEFT, y), spec.heading, fontname=_font(spec.heading), fontsize=fontsize * 1.6)
+        y += fontsize * 3
+    for para in spec.paragraphs:
+        for line in wrap_lines(para):
+            font = _GARBAGE_FONT if spec.garbage else _font(para)
+            page.insert_text((_LEFT, y), line, fontname=font, fontsize=fontsize)
+            y += fontsize * 1.45
+        y += fontsize * 1.2
+    if spec.table:
+        y = _draw_table(page, y + 4, spec.table)
+    if y > _A4[1] - 60:
+        raise ValueError(f"page content runs to y={y:.0f}, past the footer; put less on one page")
+
+
+def _break_garbage_font(doc: pymupdf.Document) -> None:
+    for index in range(doc.page_count):
+        for xref, _ext, _type, basefont, *_ in doc[index].get_fonts():
+            if basefont == "Courier" and doc.xref_get_key(xref, "ToUnicode")[0] == "null":
+                stream = doc.get_new_xref()
+                doc.update_object(stream, "<<>>")
+                doc.update_stream(stream, _PUA_CMAP)
+                doc.xref_set_key(xref, "ToUnicode", f"{stream} 0 R")
+
+
+def make_pdf(
+    path: Path,
+    pages: Sequence[PdfPage | str],
+    *,
+    header: str = "",
+    footer: str = "",
+    fontsize: float = 10.5,
+    metadata: Mapping[str, str] | None = None,
+    user_password: str | None = None,
+) -> Path:
+    """Write an A4 PDF.
+
+    Args:
+        path: where to write.
+        pages: page specs (a plain string is one paragraph on its own page).
+        header: running header drawn at the top of every page (``{page}`` / ``{pages}`` filled in).
+        footer: running footer at the bottom, e.g. ``"- {page} -"`` or ``"{page} / {pages}"``.
+        fontsize: body font size (headings are 1.6 times larger).
+        metadata: PDF metadata, e.g. ``{"title": ..., "creationDate": "D:20240115000000"}``.
+        user_password: encrypt (AES-256) so the file needs this password to open.
+
+    Returns:
+        ``path``.
+    """
+    doc = pymupdf.open()
+    for number, spec in enumerate(pages, start=1):
+        spec = PdfPage(paragraphs=(spec,)) if isinstance(spec, str) else spec
+        page = doc.new_page(width=_A4[0], height=_A4[1])
+        if header:
+            text = header.format(page=number, pages=len(pages))
+            page.insert_text((_LEFT, 36), text, fontname=_font(text), fontsize=8)
+        _draw_page(page, spec, fontsize)
+        if footer:
+            text = footer.format(page=number, pages=len(pages))
+            page.insert_text((_A4[0] / 2 - 15, _A4[1] - 30), text, fontname=_font(text), fontsize=8)
+    if metadata:
+        doc.set_metadata(dict(metadata))
+    _break_garbage_font(doc)
+    options: dict[str, Any] = {"garbage": 3, "deflate": True}
+    if user_password is not None:
+        options.update(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw=user_password, owner_pw=user_password + "-owner")
+    doc.save(str(path), **options)
+    doc.close()
+    return path
+
+
+def make_long_pdf(path: Path, n_pages: int, *, table_every: int = 5) -> Path:
+    """A multi-page Japanese/English spec with headings, running header/footer and a table every few pages."""
+    pages = []
+    for n in range(1, n_pages + 1):
+        paras = [f"{JA_PARAGRAPHS[(n + i) % len(JA_PARAGRAPHS)]}(第{n}章 {i + 1}節)" for i in range(3)]
+        paras.append(EN_PARAGRAPHS[n % len(EN_PARAGRAPHS)])
+        table = API_TABLE if table_every and n % table_every == 0 else None
+        pages.append(PdfPage(heading=f"{n}. {_TOPICS[n % len(_TOPICS)]}", paragraphs=paras, table=table))
+    return make_pdf(path, pages, header="TEE 内部仕様書 v1.2 社外秘", footer="- {page} -")
+
+
+def make_docx(
+    path: Path,
+    content: Iterable[str | tuple[str, str] | Sequence[Sequence[str]]],
+    *,
+    title: str = "",
+    created: datetime | None = None,
+) -> Path:
+    """Write a DOCX. Items: ``"text"`` a paragraph, ``("h1", "text")`` a heading (h1-h9), a list of rows a table."""
+    document = docx.Document()
+    for item in content:
+        if isinstance(item, str):
+            document.add_paragraph(item)
+        elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) and item[0].startswith("h"):
+            document.add_heading(item[1], level=int(item[0][1:]))
+        else:
+            rows = [list(r) for r in item]
+            table = document.add_table(rows=len(rows), cols=max(len(r) for r in rows))
+            for r, row in enumerate(rows):
+                for c, cell in enumerate(row):
+                    table.cell(r, c).text = str(cell)
+    if title:
+        document.core_properties.title = title
+    if created:
+        document.core_properties.created = created
+    document.save(str(path))
+    return path
+
+
+def make_xlsx(path: Path, sheets: Mapping[str, Sequence[Sequence[object]]], *, title: str = "") -> Path:
+    """Write an XLSX with one sheet per entry (rows as given, first row = header)."""
+    workbook = openpyxl.Workbook()
+    workbook.remove(workbook.active)
+    for name, rows in sheets.items():
+        sheet = workbook.create_sheet(name)
+        for row in rows:
+            sheet.append(list(row))
+    if title:
+        workbook.properties.title = title
+    workbook.save(str(path))
+    return path
+
+
+def make_html(path: Path, body: str, *, title: str = "", head: str = "", encoding: str = "utf-8") -> Path:
+    """Write an HTML page around ``body`` (declaring ``encoding`` in a meta tag)."""
+    page = (
+        f'<!DOCTYPE html><html><head><meta charset="{encoding}"><title>{title}</title>{head}</head>'
+        f"<body>{body}</body></html>"
+    )
+    path.write_bytes(page.encode(encoding))
+    return path
+
+
+def make_csv(path: Path, header: Sequence[object], rows: Iterable[Sequence[object]], *, encoding: str = "utf-8", delimiter: str = ",") -> Path:
+    """Write a CSV file."""
+    with path.open("w", encoding=encoding, newline="") as handle:
+        writer = csv.writer(handle, delimiter=delimiter)
+        writer.writerow(header)
+        writer.writerows(rows)
+    return path
+
+
+def make_jsonl(path: Path, records: Iterable[Any]) -> Path:
+    """Write JSON Lines (UTF-8, one record per line)."""
+    with path.open("w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return path
+
+
+def make_json(path: Path, data: Any) -> Path:
+    """Write one JSON document (UTF-8)."""
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    return path

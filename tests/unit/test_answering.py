@@ -1,0 +1,165 @@
+"""Grounded answers: verified citations, no LLM call without basis, graceful failures, extractive mode."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from rag.answering import answer_question, build_context, build_messages, finish_answer, has_basis, stream_answer
+from rag.errors import LLMUnavailableError
+from rag.records import Chunk, Hit, StageScores
+from rag.settings import Settings
+from tests.scripted_llm import ScriptedLLM
+
+SETTINGS = Settings()
+RETURNS = (
+    "返品は購入後30日以内であれば受け付けます。返品の際はレシートが必要です。"
+    "セール品は返品の対象外です。配送料はお客様の負担となります。"
+)
+REMOTE = (
+    "Employees may work remotely up to three days per week. Remote work requires manager approval. "
+    "Equipment for home offices is reimbursed up to 500 dollars per year."
+)
+SECURITY = "Laptops must be encrypted. Lost devices must be reported to IT within 24 hours."
+
+
+def hit(text: str, source: str, page: int | None = 1, score: float = 1.0, rerank: float | None = None, **kw: str) -> Hit:
+    chunk_id = hashlib.sha256(f"{source}{page}{text}".encode()).hexdigest()[:16]
+    chunk = Chunk(chunk_id=chunk_id, text=text, source=source, page=page, section=kw.pop("section", ""))
+    return Hit(chunk, score, StageScores(rerank_score=rerank), **kw)
+
+
+HITS = [hit(REMOTE, "remote.pdf", 2, section="Remote work"), hit(SECURITY, "security.pdf", 5), hit(RETURNS, "返品.pdf", 1)]
+
+
+def assert_verbatim(answer, hits) -> None:  # type: ignore[no-untyped-def]
+    texts = {h.chunk.chunk_id: h.chunk.text for h in hits}
+    for citation in answer.citations:
+        assert citation.quote and citation.quote in texts[citation.chunk_id]
+        assert len(citation.quote) <= 240
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [("返品の期限は？", "文書に根拠が見つかりませんでした。"), ("What is the refund window?", "No basis in the documents.")],
+)
+def test_no_hits_means_no_llm_call_and_a_no_basis_answer_in_the_question_language(question: str, expected: str) -> None:
+    llm = ScriptedLLM()
+    answer = answer_question(llm, question, [], SETTINGS)
+    assert answer.no_basis and answer.message == expected and not answer.citations
+    assert llm.calls == []
+
+
+def test_rerank_scores_below_threshold_mean_no_basis() -> None:
+    llm = ScriptedLLM()
+    weak = [hit(REMOTE, "remote.pdf", rerank=-7.0), hit(SECURITY, "security.pdf", rerank=-4.2)]
+    assert not has_basis(weak, SETTINGS)
+    assert answer_question(llm, "How many remote days?", weak, SETTINGS).no_basis
+    assert llm.calls == []
+    assert has_basis([hit(REMOTE, "remote.pdf", rerank=0.3)], SETTINGS)
+
+
+def test_answer_cites_verbatim_quotes_and_drops_nonexistent_passages() -> None:
+    reply = (
+        "Employees can work from home up to three days per week [1]. "
+        "Approval from a manager is required [1][7]. Lost laptops go to IT within 24 hours [2].\n"
+        "FOLLOWUPS:\n- Is home office equipment reimbursed?\n- How must laptops be protected?"
+    )
+    llm = ScriptedLLM([reply])
+    answer = answer_question(llm, "How many days can I work remotely?", HITS, SETTINGS)
+    assert [c.n for c in answer.citations] == [1, 2]
+    assert "[7]" not in answer.answer and "[7]" in answer.message
+    assert answer.citations[0].quote == (  # [1] backs two answer sentences: both chunk sentences are quoted
+        "Employees may work remotely up to three days per week. Remote work requires manager approval."
+    )
+    assert answer.citations[1].quote == "Lost devices must be reported to IT within 24 hours."
+    assert answer.followups == ("Is home office equipment reimbursed?", "How must laptops be protected?")
+    assert "FOLLOWUPS" not in answer.answer
+    assert answer.unsupported_sentences == ()
+    assert_verbatim(answer, HITS)
+
+
+def test_paraphrased_quote_is_never_shown_as_verbatim() -> None:
+    llm = ScriptedLLM(["文書によれば「返品は30日以内なら受け付ける」[3]。"])
+    answer = answer_question(llm, "返品はいつまで可能ですか？", HITS, SETTINGS)
+    assert [c.quote for c in answer.citations] == ["返品は購入後30日以内であれば受け付けます。"]
+    assert_verbatim(answer, HITS)
+
+
+def test_streamed_answer_hides_followups_and_finish_recovers_them() -> None:
+    reply = "Remote work requires manager approval [1].\n**FOLLOWUPS:**\n- How many days are allowed?\n- Who approves?"
+    llm = ScriptedLLM([reply], piece_chars=3)
+    passages = build_context("Who approves remote work?", HITS, SETTINGS)
+    text = "".join(stream_answer(llm, "Who approves remote work?", passages))
+    assert text.strip() == "Remote work requires manager approval [1]."
+    answer = finish_answer("Who approves remote work?", passages, text, llm.name)
+    assert answer.followups == ("How many days are allowed?", "Who approves?")
+    assert answer.citations[0].quote == "Remote work requires manager approval."
+
+
+def test_llm_down_gives_top_passages_as_citations_and_says_how_to_fix() -> None:
+    down = LLMUnavailableError("Ollama at http://127.0.0.1:11434 is not reachable; start it with `ollama serve`.")
+    answer = answer_question(ScriptedLLM([down]), "How many days per week can I work from home?", HITS, SETTINGS)
+    assert not answer.no_basis and answer.answer == ""
+    assert "ollama serve" in answer.message and "LLM" in answer.message
+    assert [c.source for c in answer.citations] == ["remote.pdf", "security.pdf", "返品.pdf"]
+    assert answer.citations[0].quote == "Employees may work remotely up to three days per week."
+    assert_verbatim(answer, HITS)
+
+
+def test_llm_down_while_streaming_is_reported_by_finish_answer() -> None:
+    down = LLMUnavailableError("Model qwen2.5:7b-instruct is missing; run `ollama pull qwen2.5:7b-instruct`.")
+    llm = ScriptedLLM([down])
+    passages = build_context("返品の期限は？", HITS, SETTINGS)
+    text = "".join(stream_answer(llm, "返品の期限は？", passages))
+    answer = finish_answer("返品の期限は？", passages, text, llm.name)
+    assert text == ""
+    assert "ollama pull" in answer.message and "失敗" in answer.message
+    assert len(answer.citations) == 3
+
+
+def test_answer_without_any_valid_citation_is_flagged_as_unsupported() -> None:
+    llm = ScriptedLLM(["You can work remotely whenever you like. No approval is needed [9]."])
+    answer = answer_question(llm, "Can I work remotely?", HITS, SETTINGS)
+    assert answer.citations == ()
+    assert answer.unsupported_sentences == ("You can work remotely whenever you like.", "No approval is needed.")
+    assert "cites no passage" in answer.message
+
+
+def test_sentence_that_its_passage_does_not_support_is_listed() -> None:
+    llm = ScriptedLLM(["Remote work requires manager approval [1]. Staff also receive free gym memberships [1]."])
+    answer = answer_question(llm, "What are the remote work rules?", HITS, SETTINGS)
+    assert answer.unsupported_sentences == ("Staff also receive free gym memberships.",)
+    assert "1 sentence" in answer.message
+
+
+def test_extractive_backend_answers_with_quoted_sentences_and_no_llm_call() -> None:
+    llm = ScriptedLLM(name="extractive")
+    answer = answer_question(llm, "返品にはレシートが必要ですか？", [HITS[2], HITS[0]], SETTINGS)
+    assert llm.calls == []
+    assert answer.backend == "extractive"
+    assert answer.citations[0].quote == "返品の際はレシートが必要です。"
+    assert answer.answer.splitlines()[0] == "返品の際はレシートが必要です。 [1]"
+    assert_verbatim(answer, HITS)
+    streamed = "".join(stream_answer(llm, "返品にはレシートが必要ですか？", build_context("q", [HITS[2]], SETTINGS)))
+    assert "[1]" in streamed and llm.calls == []
+
+
+def test_context_keeps_to_the_budget_and_adds_neighbours_to_short_chunks() -> None:
+    long_hits = [hit(("Sentence about topic %d. " % i) * 60, f"doc{i}.pdf") for i in range(6)]
+    short = hit("Short rule.", "rules.pdf", context_before="Before text.", context_after="After text.")
+    passages = build_context("topic", [short, *long_hits, long_hits[0]], SETTINGS)
+    assert [p.n for p in passages] == list(range(1, len(passages) + 1))
+    assert sum(len(p.text) for p in passages) <= SETTINGS.context_budget_chars
+    assert passages[0].text == "…Before text.\nShort rule.\nAfter text.…"
+    assert len({p.chunk.chunk_id for p in passages}) == len(passages)
+
+
+def test_prompt_is_in_the_question_language_and_numbers_passages() -> None:
+    passages = build_context("返品の期限は？", HITS, SETTINGS)
+    system, user = build_messages("返品の期限は？", passages)
+    assert "日本語" in system.content and "[番号]" in system.content
+    assert "[3] (返品.pdf, p. 1)" in user.content and user.content.endswith("質問: 返品の期限は？")
+    system_en, _ = build_messages("What is the deadline?", passages)
+    assert "Answer in English" in system_en.content

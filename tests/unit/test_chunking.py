@@ -1,0 +1,145 @@
+"""Chunking: structure first, then size and overlap; tables and records; ids, dedup and metadata."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from rag.chunking import chunk_document, split_table, split_text
+from rag.records import Block, ParsedDocument
+from rag.settings import Settings
+
+SETTINGS = Settings(chunk_size=200, chunk_overlap=40, chunk_min_chars=10)
+JA_SENTENCES = [f"これは{n}番目の文であり、TEE_Malloc{n}の説明を含む。" for n in range(40)]
+
+
+def _chunks(doc: ParsedDocument, settings: Settings = SETTINGS, doc_type: str = "general"):
+    return chunk_document(doc, source="spec.pdf", rel_path="docs/spec.pdf", doc_type=doc_type, settings=settings)
+
+
+def _overlap(left: str, right: str) -> int:
+    return max((k for k in range(1, min(len(left), len(right)) + 1) if left.endswith(right[:k])), default=0)
+
+
+def test_split_text_respects_size_and_overlap_at_sentence_ends() -> None:
+    text = "".join(JA_SENTENCES)
+    pieces = split_text(text, 200, 40)
+    assert len(pieces) > 3
+    assert all(len(p) <= 200 for p in pieces)
+    for left, right in zip(pieces, pieces[1:]):
+        assert left.endswith("。")  # split at a sentence end, not mid-word
+        assert 0 < _overlap(left, right) <= 40
+        assert right.startswith("これは")  # the overlap starts at a sentence start
+    assert "".join(JA_SENTENCES[-1]) in pieces[-1]
+    joined = pieces[0] + "".join(p[_overlap(a, p) :] for a, p in zip(pieces, pieces[1:]))
+    assert joined == text  # nothing lost, nothing invented
+
+
+def test_split_text_hard_cuts_text_without_boundaries() -> None:
+    text = "あ" * 500
+    pieces = split_text(text, 200, 40)
+    assert all(len(p) <= 200 for p in pieces)
+    assert sum(len(p) for p in pieces) - 40 * (len(pieces) - 1) == 500
+
+
+def test_split_text_rejects_bad_sizes() -> None:
+    with pytest.raises(ValueError, match="allowed"):
+        split_text("abc", 10, 10)
+
+
+def test_split_table_repeats_header() -> None:
+    header = "| 関数 | 説明 |\n| --- | --- |"
+    table = header + "".join(f"\n| TEE_F{n} | 説明その{n} |" for n in range(30))
+    pieces = split_table(table, 150)
+    assert len(pieces) > 2
+    assert all(p.startswith(header + "\n|") and len(p) <= 150 for p in pieces)
+    rows = [line for p in pieces for line in p.split("\n")[2:]]
+    assert rows == table.split("\n")[2:]
+
+
+def test_headings_paragraphs_and_sections() -> None:
+    doc = ParsedDocument(
+        blocks=(
+            Block("1. 概要", kind="heading", page=1, section="1. 概要"),
+            Block("TEE_Mallocはメモリを確保する。", page=1, section="1. 概要"),
+            Block("2. 解放", kind="heading", page=1, section="2. 解放"),
+            Block("TEE_Freeはメモリを解放する。", page=1, section="2. 解放"),
+            Block("| 関数 | 説明 |\n| --- | --- |\n| TEE_Free | 解放 |", kind="table", page=2, section="2. 解放"),
+        ),
+        total_pages=2,
+        date="2024-01-15",
+    )
+    chunks = _chunks(doc)
+    assert [(c.chunk_type, c.section, c.page) for c in chunks] == [
+        ("text", "1. 概要", 1),
+        ("text", "2. 解放", 1),
+        ("table", "2. 解放", 2),
+    ]
+    first = chunks[0]
+    assert first.text == "1. 概要\n\nTEE_Mallocはメモリを確保する。"
+    assert first.chunk_index == 0 and [c.chunk_index for c in chunks] == [0, 1, 2]
+    assert first.total_pages == 2 and first.date == "2024-01-15" and first.language == "ja"
+    assert first.rel_path == "docs/spec.pdf" and first.doc_type == "general" and first.source == "spec.pdf"
+    assert re.fullmatch(r"[0-9a-f]{64}", first.content_hash)
+    assert re.fullmatch(r"[0-9a-f]{32}", first.chunk_id)
+    assert first.extra == {"api_functions": "TEE_Malloc", "api_functions_count": 1}
+    assert chunks[2].extra == {"api_functions": "TEE_Free", "api_functions_count": 1}
+
+
+def test_heading_without_body_is_not_a_chunk() -> None:
+    doc = ParsedDocument(
+        blocks=(
+            Block("付録 A 関数一覧", kind="heading", page=1, section="付録 A 関数一覧"),
+            Block("| 関数 | 説明 |\n| --- | --- |\n| TEE_Free | 解放 |", kind="table", page=1, section="付録 A 関数一覧"),
+        )
+    )
+    assert [c.chunk_type for c in _chunks(doc)] == ["table"]
+
+
+def test_chunk_ids_stable_and_position_dependent() -> None:
+    doc = ParsedDocument(blocks=tuple(Block(s, page=1) for s in JA_SENTENCES))
+    first, second = _chunks(doc), _chunks(doc)
+    assert [c.chunk_id for c in first] == [c.chunk_id for c in second]
+    assert len({c.chunk_id for c in first}) == len(first)
+    other = chunk_document(doc, source="other.pdf", rel_path="other.pdf", doc_type="general", settings=SETTINGS)
+    assert not {c.chunk_id for c in first} & {c.chunk_id for c in other}
+
+
+def test_duplicates_stored_once_and_short_chunks_dropped() -> None:
+    table = "| a | b |\n| --- | --- |\n| 1 | 2 |"
+    doc = ParsedDocument(
+        blocks=(
+            Block(table, kind="table", page=1),
+            Block("短い", page=2),
+            Block(table, kind="table", page=3),
+            Block("| a  | b |\n| --- | --- |\n| 1 |  2 |", kind="table", page=4),
+        )
+    )
+    chunks = _chunks(doc)
+    assert [(c.page, c.chunk_type) for c in chunks] == [(1, "table")]
+
+
+def test_doc_type_chunk_size() -> None:
+    settings = replace(SETTINGS, chunk_size_by_doc_type={"chat": 80})
+    doc = ParsedDocument(blocks=(Block("".join(JA_SENTENCES[:10])),))
+    assert max(len(c.text) for c in _chunks(doc, settings, "chat")) <= 80
+    assert max(len(c.text) for c in _chunks(doc, settings, "general")) > 80
+
+
+def test_records_one_chunk_each_with_metadata() -> None:
+    blocks = tuple(
+        Block(f"レコード{n}の本文です。TEE_Open{n}を使う。", section=f"title {n}", metadata={"title": f"title {n}", "record_no": n})
+        for n in range(1, 4)
+    )
+    chunks = _chunks(ParsedDocument(blocks=blocks))
+    assert [c.chunk_type for c in chunks] == ["record"] * 3
+    assert chunks[1].extra == {"title": "title 2", "record_no": 2, "api_functions": "TEE_Open2", "api_functions_count": 1}
+    assert chunks[1].metadata()["title"] == "title 2" and chunks[1].page is None
+
+
+def test_long_record_is_split() -> None:
+    block = Block("".join(JA_SENTENCES), metadata={"record_no": 1})
+    chunks = _chunks(ParsedDocument(blocks=(block,)))
+    assert len(chunks) > 1 and all(c.chunk_type == "record" and len(c.text) <= 200 for c in chunks)

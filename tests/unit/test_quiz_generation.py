@@ -1,0 +1,184 @@
+"""Quiz generation: robust parsing, repair, validation, balanced truth, shortfall reasons, no-LLM mode."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from rag.faithfulness import normalize
+from rag.quiz.generation import SCHEMA, QuizShortfallError, generate_quiz, parse_reply
+from rag.quiz.models import Quiz
+from rag.quiz.pool import ChunkPool
+from rag.quiz.validation import is_question
+from rag.records import Chunk
+from tests.scripted_llm import ScriptedLLM
+
+SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+POLICY = [
+    "Remote work overview. Employees may work remotely up to 3 days per week. Remote work requires approval from a manager.",
+    "Expense rules. Home office equipment is reimbursed up to 500 dollars per year. Receipts must be submitted within 30 days.",
+    "Security procedure. Laptops must be encrypted with BitLocker. Lost devices must be reported to IT within 24 hours.",
+    "Travel policy. Economy class is required for flights under 6 hours. Hotel costs are capped at 200 dollars per night.",
+    "Leave policy. Employees receive 20 days of paid leave per year. Unused leave can be carried over for 1 year.",
+    "Training. New employees must complete security training within 14 days. The training takes about 2 hours.",
+]
+TRUE_ITEMS = [
+    ("Employees may work remotely up to 3 days per week.", "Employees may work remotely up to 3 days per week."),
+    ("Home office equipment is reimbursed up to 500 dollars per year.", "Home office equipment is reimbursed up to 500 dollars per year."),
+    ("Lost devices must be reported to IT within 24 hours.", "Lost devices must be reported to IT within 24 hours."),
+    ("Hotel costs are capped at 200 dollars per night.", "Hotel costs are capped at 200 dollars per night."),
+    ("Employees receive 20 days of paid leave each year.", "Employees receive 20 days of paid leave per year."),
+    ("New employees must finish security training within 14 days.", "New employees must complete security training within 14 days."),
+]
+
+
+class Catalog:
+    """An in-memory ChunkCatalog (the real one reads SQLite; the protocol is the same)."""
+
+    def __init__(self, docs: dict[str, list[str]]) -> None:
+        self.docs = {
+            name: [Chunk(chunk_id=f"{name}#{i}", text=t, source=name, page=i + 1, chunk_index=i) for i, t in enumerate(texts)]
+            for name, texts in docs.items()
+        }
+
+    def sources(self) -> list[str]:
+        return list(self.docs)
+
+    def chunks_of(self, source: str) -> list[Chunk]:
+        return self.docs.get(source, [])
+
+
+def reply(items: list[tuple[str, str]], answer: bool = True) -> str:
+    return json.dumps(
+        {"items": [{"statement": s, "type": "true_false", "answer_bool": answer, "explanation": "", "passage": 1, "quote": q}
+                   for s, q in items]}
+    )
+
+
+def assert_well_formed(quiz: Quiz, catalog: Catalog, count: int) -> None:
+    chunks = {c.chunk_id: c for c in catalog.docs[quiz.source]}
+    document = [normalize(c.text) for c in chunks.values()]
+    assert len(quiz.items) == count
+    assert sum(not item.answer_bool for item in quiz.items) >= 0.4 * count
+    assert len({item.id for item in quiz.items}) == count
+    for item in quiz.items:
+        assert not is_question(item.statement)
+        citation = item.citations[0]
+        assert citation.quote in chunks[citation.chunk_id].text  # verbatim
+        assert citation.quote in item.explanation
+        if not item.answer_bool:  # a false statement is stated nowhere in the document
+            assert not any(normalize(item.statement) in text for text in document)
+
+
+def test_code_fenced_json_is_parsed_with_the_schema_and_false_items_are_perturbations() -> None:
+    catalog = Catalog({"policy.md": POLICY})
+    llm = ScriptedLLM([f"Here you go:\n```json\n{reply(TRUE_ITEMS[:5])}\n```\nGood luck!"])
+    quiz = generate_quiz(llm, catalog, "policy.md", count=5, seed=1)
+    assert len(llm.calls) == 1 and llm.schemas[0] == SCHEMA
+    assert_well_formed(quiz, catalog, 5)
+    falses = [item for item in quiz.items if not item.answer_bool]
+    originals = {s for s, _ in TRUE_ITEMS}
+    assert all(item.statement not in originals for item in falses)
+    assert all(item.explanation.startswith("False. The document states:") for item in falses)
+
+
+def test_broken_json_gets_one_repair_retry_that_shows_the_error() -> None:
+    catalog = Catalog({"policy.md": POLICY})
+    llm = ScriptedLLM(['{"items": [{"statement": "Employees may work', reply(TRUE_ITEMS)])
+    quiz = generate_quiz(llm, catalog, "policy.md", count=5, seed=2)
+    assert_well_formed(quiz, catalog, 5)
+    assert len(llm.calls) == 2
+    repair = llm.calls[1]
+    assert repair[-2].role == "assistant" and repair[-2].content.startswith('{"items": [{"statement"')
+    assert "could not be used" in repair[-1].content and "JSON" in repair[-1].content
+
+
+def test_questions_paraphrased_truths_and_invented_quotes_are_rejected_with_reasons() -> None:
+    catalog = Catalog({"policy.md": POLICY})
+    bad = json.dumps({"items": [
+        {"statement": "Can employees work remotely 3 days per week?", "answer_bool": True, "explanation": "",
+         "passage": 1, "quote": "Employees may work remotely up to 3 days per week."},
+        {"statement": "Laptops must be encrypted with BitLocker.", "answer_bool": False, "explanation": "",
+         "passage": 1, "quote": "Laptops must be encrypted with BitLocker."},
+        {"statement": "Staff get free lunch on Fridays.", "answer_bool": True, "explanation": "",
+         "passage": 1, "quote": "Lunch is free every Friday for all staff."},
+        {"statement": "Hotels are capped.", "answer_bool": "yes", "explanation": "", "passage": 1, "quote": "x"},
+    ]})
+    llm = ScriptedLLM(default=bad)
+    with pytest.raises(QuizShortfallError) as caught:
+        generate_quiz(llm, catalog, "policy.md", count=4, seed=3)
+    error = caught.value
+    assert error.requested == 4 and error.made == 0
+    for reason in ("question_form", "false_supported", "quote_not_verbatim", "answer_not_bool"):
+        assert error.reasons[reason] >= 1 and reason in str(error)
+    assert "0 of 4" in str(error)
+    assert len(llm.calls) == 3  # the first sample and two re-samples, no more
+
+
+def test_shortfall_when_the_source_is_too_small_for_the_count() -> None:
+    catalog = Catalog({"tiny.md": POLICY[:2]})
+    llm = ScriptedLLM(default=reply(TRUE_ITEMS[:2]))
+    with pytest.raises(QuizShortfallError) as caught:
+        generate_quiz(llm, catalog, "tiny.md", count=6, seed=4)
+    assert caught.value.made == 2 and caught.value.reasons["duplicate_statement"] >= 2
+
+
+@pytest.mark.parametrize("bad", [{"count": 0}, {"count": 31}, {"level": "expert"}])
+def test_bad_arguments_name_the_allowed_values(bad: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match="allowed"):
+        generate_quiz(ScriptedLLM(), Catalog({"policy.md": POLICY}), "policy.md", **bad)  # type: ignore[arg-type]
+
+
+def test_parse_reply_accepts_lists_single_items_and_rejects_prose() -> None:
+    assert parse_reply('[{"statement": "A."}]') == [{"statement": "A."}]
+    assert parse_reply('noise {"statement": "A.", "answer_bool": true} noise') == [{"statement": "A.", "answer_bool": True}]
+    with pytest.raises(Exception, match="items"):
+        parse_reply("I cannot help with that.")
+
+
+def test_question_detection_in_japanese_and_english() -> None:
+    assert is_question("返品は可能ですか？") and is_question("返品できるか。") and is_question("Is it allowed?")
+    assert not is_question("返品は可能です。") and not is_question("Remote work requires approval.")
+
+
+def test_pool_normalizes_source_names_and_prefers_the_level_keywords() -> None:
+    nfc = unicodedata.normalize("NFC", "手順書.pdf")
+    texts = [f"一般的な説明の文章です。番号{i}の内容を記載しています。" * 3 for i in range(30)]
+    texts[7] = "例外の扱い。禁止事項に注意し、リスクを判断すること。" * 3
+    pool = ChunkPool(Catalog({nfc: texts}))
+    import random
+
+    sample = pool.sample(unicodedata.normalize("NFD", "手順書.pdf"), 3, "advanced", random.Random(0))
+    assert len(sample) == 20 and sample[0].chunk_index == 7
+
+
+def load_real_documents() -> dict[str, list[str]]:
+    docs: dict[str, list[str]] = defaultdict(list)
+    with open(SHARED / "jsquad-ja" / "corpus.jsonl", encoding="utf-8") as handle:
+        for line in handle:
+            row = json.loads(line)
+            if row["title"] in ("ジェイ・キャスト", "法華経"):
+                docs[row["title"] + ".pdf"].append(row["text"])
+    with open(SHARED / "scifact" / "corpus.jsonl", encoding="utf-8") as handle:
+        for _, line in zip(range(15), handle):
+            docs["scifact-abstracts.pdf"].append(json.loads(line)["text"])
+    return dict(docs)
+
+
+@pytest.mark.parametrize("source", ["ジェイ・キャスト.pdf", "法華経.pdf", "scifact-abstracts.pdf"])
+def test_extractive_quiz_from_real_japanese_and_english_documents(source: str) -> None:
+    catalog = Catalog(load_real_documents())
+    llm = ScriptedLLM(name="extractive")
+    quiz = generate_quiz(llm, catalog, source, count=6, level="intermediate", seed=5)
+    assert llm.calls == []
+    assert_well_formed(quiz, catalog, 6)
+    document = [normalize(c.text) for c in catalog.docs[source]]
+    for item in quiz.items:
+        if item.answer_bool:  # a true statement is the document's own sentence
+            assert any(normalize(item.statement) in text for text in document)
+    marker = "誤り。文書には" if source != "scifact-abstracts.pdf" else "False. The document states"
+    assert any(item.explanation.startswith(marker) for item in quiz.items)

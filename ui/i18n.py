@@ -1,0 +1,264 @@
+"""Every UI string in Japanese and English, and the sidebar switch between them.
+
+``t(key, **values)`` returns the string for the session's language, formatted with ``values``.
+The language lives in ``st.session_state["sidebar_lang"]``; its default comes from ``settings.ui_language``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+LANGUAGES = ("ja", "en")
+_KEY = "sidebar_lang"
+
+STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
+    "nav.upload": ("アップロード", "Upload"),
+    "nav.stats": ("インデックス統計", "Index stats"),
+    "nav.search": ("検索の検査", "Search inspection"),
+    "nav.ask": ("質問応答", "Ask"),
+    "nav.quiz": ("クイズ", "Quiz"),
+    "common.empty_index": (
+        "まだ何もインデックスされていません。「アップロード」でファイルを追加してください。",
+        "Nothing is indexed yet. Add files on the Upload page.",
+    ),
+    "common.language": ("言語 / Language", "言語 / Language"),
+    # sidebar
+    "sidebar.llm": ("LLM バックエンド", "LLM backend"),
+    "sidebar.recheck": ("Ollama を再確認", "Re-check Ollama"),
+    "sidebar.live": ("使用中: {name}{model}", "Live: {name}{model}"),
+    "sidebar.no_backend": (
+        "利用できるバックエンドがありません (設定: {configured})。Ollama を起動するか RAG_LLM_BACKEND=extractive にしてください。",
+        "No backend is available (configured: {configured}). Start Ollama or set RAG_LLM_BACKEND=extractive.",
+    ),
+    "sidebar.backends": ("すべてのバックエンド", "All backends"),
+    "sidebar.index": ("インデックス", "Index"),
+    "sidebar.embedding": ("埋め込みモデル: {model}", "Embedding model: {model}"),
+    "sidebar.reranker": ("リランカー: {state}", "Reranker: {state}"),
+    "sidebar.off": ("オフ", "off"),
+    "sidebar.version": ("インデックス版: {version}", "Index version: {version}"),
+    "sidebar.collection": ("コレクション: {collection}", "Collection: {collection}"),
+    "sidebar.storage": ("保存先: {path}", "Storage: {path}"),
+    "sidebar.models_lazy": (
+        "モデルは最初に使うときに一度だけ読み込まれます。",
+        "Models load once, on first use.",
+    ),
+    # records shown in tables
+    "col.source": ("ソース", "Source"),
+    "col.status": ("状態", "Status"),
+    "col.chunks": ("チャンク数", "Chunks"),
+    "col.reason": ("理由", "Reason"),
+    "col.doc_type": ("文書種別", "Doc type"),
+    "col.pages": ("ページ数", "Pages"),
+    "col.date": ("日付", "Date"),
+    "col.language": ("言語", "Language"),
+    "col.errors": ("エラー・警告", "Errors / warnings"),
+    "col.version": ("インデックス版", "Index version"),
+    "col.at": ("日時", "At"),
+    "col.action": ("操作", "Action"),
+    "col.detail": ("内容", "Detail"),
+    "status.indexed": ("新規", "indexed"),
+    "status.updated": ("更新", "updated"),
+    "status.unchanged": ("変更なし", "unchanged"),
+    "status.failed": ("失敗", "failed"),
+    "stage.parsing": ("解析中", "parsing"),
+    "stage.embedding": ("埋め込み中", "embedding"),
+    "stage.writing": ("書き込み中", "writing"),
+    "stage.finishing": ("仕上げ中", "finishing"),
+    "progress.start": ("開始しています…", "Starting…"),
+    "progress.line": (
+        "{done}/{total} ファイル · {stage} · {current} · 埋め込み {embedded} · 経過 {elapsed} · 残り {eta}",
+        "{done}/{total} files · {stage} · {current} · embedded {embedded} · elapsed {elapsed} · left {eta}",
+    ),
+    # upload
+    "upload.title": ("ドキュメントのアップロード", "Upload documents"),
+    "upload.tab_files": ("ファイル", "Files"),
+    "upload.tab_folder": ("フォルダー", "Folder"),
+    "upload.files": (
+        "ファイルを選択 (PDF, TXT, MD, DOCX, HTML, CSV, XLSX, JSON, JSONL)",
+        "Choose files (PDF, TXT, MD, DOCX, HTML, CSV, XLSX, JSON, JSONL)",
+    ),
+    "upload.index_files": ("インデックスに追加", "Add to index"),
+    "upload.folder": ("フォルダーのパス (サーバー上、再帰的に読み込みます)", "Folder path (on the server, read recursively)"),
+    "upload.index_folder": ("フォルダーをインデックス", "Index folder"),
+    "upload.indexing": ("{n} 件のファイルをインデックス中…", "Indexing {n} file(s)…"),
+    "upload.indexing_folder": ("{path} をインデックス中…", "Indexing {path}…"),
+    "upload.reindexing": ("再インデックス中…", "Re-indexing…"),
+    "upload.done": ("インデックス完了", "Indexing finished"),
+    "upload.failed": ("インデックスに失敗しました", "Indexing failed"),
+    "upload.result": ("ファイルごとの結果", "Result per file"),
+    "upload.summary": (
+        "版 {version}: 新規 {indexed} · 更新 {updated} · 変更なし {unchanged} · 失敗 {failed} · 埋め込み {embedded} チャンク",
+        "Version {version}: {indexed} indexed · {updated} updated · {unchanged} unchanged · {failed} failed · "
+        "{embedded} chunks embedded",
+    ),
+    "upload.manage": ("ソースの管理", "Manage sources"),
+    "upload.choose_sources": ("ソースを選択", "Choose sources"),
+    "upload.reindex": ("再インデックス", "Re-index"),
+    "upload.reindex_help": (
+        "選択したソース (未選択なら全部) を元のファイルから読み直します。変更のないものはすぐ終わります。",
+        "Re-read the chosen sources (all when none is chosen) from their files; unchanged ones are skipped.",
+    ),
+    "upload.delete": ("削除…", "Delete…"),
+    "upload.confirm_text": (
+        "{n} 件のソースをインデックスから削除します: {sources}。元に戻せません。よろしいですか?",
+        "Delete {n} source(s) from the index: {sources}. This cannot be undone. Continue?",
+    ),
+    "upload.confirm_yes": ("はい、削除します", "Yes, delete"),
+    "upload.confirm_no": ("キャンセル", "Cancel"),
+    "upload.deleted": ("{n} 件のソースを削除しました ({chunks} チャンク)。", "Deleted {n} source(s) ({chunks} chunks)."),
+    # stats
+    "stats.title": ("インデックス統計", "Index statistics"),
+    "stats.sources": ("ソース", "Sources"),
+    "stats.pages": ("ページ", "Pages"),
+    "stats.chunks": ("チャンク", "Chunks"),
+    "stats.version": ("インデックス版", "Index version"),
+    "stats.embedding": ("埋め込みモデル: {model}", "Embedding model: {model}"),
+    "stats.charts": ("グラフ", "Charts"),
+    "stats.chunks_per_source": ("ソース別チャンク数", "Chunks per source"),
+    "stats.chunk_lengths": ("チャンク長の分布", "Chunk lengths"),
+    "stats.doc_types": ("文書種別", "Doc types"),
+    "stats.languages": ("言語", "Languages"),
+    "stats.length": ("文字数", "Characters"),
+    "stats.count": ("件数", "Count"),
+    "stats.length_summary": (
+        "{n} チャンク · 平均 {mean:.0f} 文字 · 最長 {longest} 文字",
+        "{n} chunks · mean {mean:.0f} characters · longest {longest}",
+    ),
+    "stats.history": ("インデックス版の履歴", "Index version history"),
+    "stats.no_history": ("履歴はまだありません。", "No history yet."),
+    "stats.consistency": ("整合性チェック", "Consistency check"),
+    "stats.check": ("マニフェスト・Chroma・BM25 を照合", "Compare manifest, Chroma and BM25"),
+    "stats.checking": ("照合中…", "Checking…"),
+    "stats.consistent": ("整合しています。", "Consistent."),
+    "stats.inconsistent": ("不整合があります。再インデックスで修復してください。", "Inconsistent. Re-index to repair."),
+    "stats.store": ("保存先", "Store"),
+    "stats.missing": ("Chroma に無いチャンク: {ids}", "Missing in Chroma: {ids}"),
+    "stats.orphans": ("Chroma の孤立チャンク: {ids}", "Orphans in Chroma: {ids}"),
+    # search
+    "search.title": ("検索の検査", "Search inspection"),
+    "search.tab_search": ("検索", "Search"),
+    "search.tab_eval": ("評価", "Evaluation"),
+    "search.query": ("検索クエリ", "Query"),
+    "search.weight": ("意味検索の重み (0 = BM25 のみ, 1 = ベクトルのみ)", "Semantic weight (0 = BM25 only, 1 = dense only)"),
+    "search.weight_help": ("RRF 融合でのベクトル検索の重み。", "Weight of the dense ranking in the RRF fusion."),
+    "search.top_k": ("件数", "Top k"),
+    "search.rerank": ("リランカー", "Reranker"),
+    "search.filters": ("フィルター", "Filters"),
+    "search.f_sources": ("ソース", "Sources"),
+    "search.f_types": ("文書種別", "Doc types"),
+    "search.f_langs": ("言語", "Languages"),
+    "search.compare": ("BM25 のみ・ベクトルのみと並べて比較", "Compare with BM25-only and dense-only"),
+    "search.run": ("検索", "Search"),
+    "search.running": (
+        "検索中… (最初の検索では埋め込みモデルを読み込みます)",
+        "Searching… (the first search loads the embedding model)",
+    ),
+    "search.results": ("ハイブリッド検索の結果 ({n} 件)", "Hybrid results ({n})"),
+    "search.no_hits": ("該当するチャンクがありません。", "No chunk matched."),
+    "search.matched": ("一致した語: {terms}", "Matched terms: {terms}"),
+    "search.also_in": ("同じ内容: {sources}", "Also in: {sources}"),
+    "search.neighbours": ("前後のチャンクを表示", "Show neighbouring chunks"),
+    "search.side_by_side": ("BM25 のみ / ベクトルのみ / ハイブリッド", "BM25 only / dense only / hybrid"),
+    "search.mode_bm25": ("BM25 のみ", "BM25 only"),
+    "search.mode_dense": ("ベクトルのみ", "Dense only"),
+    "search.mode_hybrid": ("ハイブリッド", "Hybrid"),
+    "search.eval_help": (
+        "BEIR 形式のフォルダー (corpus.jsonl, queries.jsonl, qrels/) か正解付き QA ファイルで検索を評価します。",
+        "Evaluate retrieval on a BEIR folder (corpus.jsonl, queries.jsonl, qrels/) or a golden QA file.",
+    ),
+    "search.eval_path": ("データセットのパス", "Dataset path"),
+    "search.eval_split": ("分割", "Split"),
+    "search.eval_limit": ("クエリ数の上限", "Query limit"),
+    "search.eval_limit_help": ("0 = すべてのクエリ", "0 = all queries"),
+    "search.eval_modes": ("モード", "Modes"),
+    "search.eval_run": ("評価を実行", "Run evaluation"),
+    "search.eval_running": ("評価中…", "Evaluating…"),
+    "search.eval_metrics": ("指標", "Metrics"),
+    "search.eval_per_query": ("クエリごとの結果", "Per query"),
+    "score.final_rank": ("最終順位", "Final rank"),
+    "score.dense": ("ベクトル 順位 (スコア)", "Dense rank (score)"),
+    "score.bm25": ("BM25 順位 (スコア)", "BM25 rank (score)"),
+    "score.rrf": ("RRF スコア", "RRF score"),
+    "score.rerank": ("リランク スコア", "Rerank score"),
+    # QA
+    "qa.title": ("資料に質問する", "Ask your documents"),
+    "qa.placeholder": ("質問を入力…", "Ask a question…"),
+    "qa.searching": (
+        "関連箇所を検索中… (初回はモデルを読み込みます)",
+        "Finding relevant passages… (the first question loads the models)",
+    ),
+    "qa.no_basis": (
+        "資料の中に根拠が見つからないため、回答しません。",
+        "No basis for an answer was found in the documents, so none is given.",
+    ),
+    "qa.citations": ("引用", "Citations"),
+    "qa.show_page": ("ページを表示", "Show page"),
+    "qa.unsupported": ("根拠が確認できない文 ({n})", "Sentences without support ({n})"),
+    "qa.backend": ("回答: {name}", "Answered by: {name}"),
+    "qa.clear": ("履歴を消去", "Clear history"),
+    # quiz
+    "quiz.title": ("○×クイズ", "True/false quiz"),
+    "quiz.tab_generate": ("作成", "Generate"),
+    "quiz.tab_play": ("解答", "Play"),
+    "quiz.tab_manage": ("保存済みセット", "Saved sets"),
+    "quiz.source": ("ソース", "Source"),
+    "quiz.level": ("難易度", "Level"),
+    "quiz.count": ("問題数", "Questions"),
+    "quiz.generate": ("クイズを作成", "Generate quiz"),
+    "quiz.generating": ("クイズを作成中…", "Generating the quiz…"),
+    "quiz.generated": ("{n} 問のクイズを作成しました。", "Generated a quiz of {n} statements."),
+    "quiz.level_beginner": ("初級", "beginner"),
+    "quiz.level_intermediate": ("中級", "intermediate"),
+    "quiz.level_advanced": ("上級", "advanced"),
+    "quiz.choose_set": ("クイズセット", "Quiz set"),
+    "quiz.no_sets": ("保存済みのクイズはありません。「作成」タブで作ってください。", "No saved quiz yet. Make one in Generate."),
+    "quiz.progress": ("{i} / {n} 問目", "Statement {i} of {n}"),
+    "quiz.true": ("○ 正しい", "○ True"),
+    "quiz.false": ("× 誤り", "× False"),
+    "quiz.correct": ("正解です!", "Correct!"),
+    "quiz.wrong": ("不正解です。", "Wrong."),
+    "quiz.truth": ("正解: {answer}", "Answer: {answer}"),
+    "quiz.next": ("次の問題", "Next statement"),
+    "quiz.finished": ("終了! 得点: {score} / {total}", "Finished! Score: {score} / {total}"),
+    "quiz.score_so_far": ("得点: {score} / {answered}", "Score: {score} / {answered}"),
+    "quiz.restart": ("もう一度", "Play again"),
+    "quiz.delete": ("削除", "Delete"),
+    "quiz.export": ("エクスポート (JSON)", "Export (JSON)"),
+    "quiz.deleted": ("クイズセットを削除しました。", "Deleted the quiz set."),
+    "quiz.scores": ("これまでの得点: {scores}", "Scores so far: {scores}"),
+    "quiz.set_title": ("{source} · {n} 問 · {level} · {at}", "{source} · {n} statements · {level} · {at}"),
+}
+
+
+def init_language(default: str) -> None:
+    """Give the session its starting language (``settings.ui_language``) unless it already chose one."""
+    if default not in LANGUAGES:
+        raise ValueError(f"ui_language={default!r}; allowed: {', '.join(LANGUAGES)}")
+    st.session_state.setdefault(_KEY, default)
+
+
+def language() -> str:
+    lang = st.session_state.get(_KEY, LANGUAGES[0])
+    return lang if lang in LANGUAGES else LANGUAGES[0]
+
+
+def t(key: str, **values: object) -> str:
+    """The string ``key`` in the session's language, formatted with ``values``.
+
+    Raises:
+        KeyError: ``key`` is not a known UI string (a typo in a page).
+    """
+    text = STRINGS[key][LANGUAGES.index(language())]
+    return text.format(**values) if values else text
+
+
+def language_switch(default: str) -> None:
+    """The sidebar's language radio; the choice lives in session state for every page."""
+    init_language(default)
+    st.radio(
+        STRINGS["common.language"][0],
+        LANGUAGES,
+        format_func=lambda code: {"ja": "日本語", "en": "English"}[code],
+        horizontal=True,
+        key=_KEY,
+    )

@@ -1,0 +1,65 @@
+"""The shared sidebar: language switch, the live LLM backend, models and where the index lives.
+
+It must stay cheap: it reads settings and ``svc.stats()`` (the manifest) and asks the backends for their
+status once per session (again on "re-check"); it never touches ``svc.embedder`` or ``svc.llm``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rag.errors import RagError
+from rag.llm.base import BackendStatus
+from rag.service import RagService
+from ui.i18n import language_switch, t
+
+_STATUS_KEY = "sidebar_backends"
+
+
+def live_backend(statuses: list[BackendStatus], configured: str) -> BackendStatus | None:
+    """The backend answers will use: the configured one, or under "auto" the first available in order."""
+    if configured != "auto":
+        return next((s for s in statuses if s.name == configured), None)
+    return next((s for s in statuses if s.available), None)
+
+
+def render_sidebar(svc: RagService) -> None:
+    """Draw the sidebar on every page."""
+    settings = svc.settings
+    with st.sidebar:
+        language_switch(settings.ui_language)
+        st.subheader(t("sidebar.llm"))
+        recheck = bool(st.session_state.get("sidebar_recheck"))  # the button below, clicked on the last run
+        if recheck or _STATUS_KEY not in st.session_state:
+            try:
+                st.session_state[_STATUS_KEY] = svc.backend_statuses(refresh=recheck)
+            except RagError as err:
+                st.session_state[_STATUS_KEY] = []
+                st.error(str(err))
+        statuses: list[BackendStatus] = st.session_state[_STATUS_KEY]
+        live = live_backend(statuses, settings.llm_backend)
+        if live is None:
+            st.warning(t("sidebar.no_backend", configured=settings.llm_backend))
+        else:
+            model = f" · {live.model}" if live.model else ""
+            (st.success if live.available else st.error)(t("sidebar.live", name=live.name, model=model))
+        with st.expander(t("sidebar.backends")):
+            for status in statuses:
+                mark = ":green[:material/check_circle:]" if status.available else ":red[:material/cancel:]"
+                model = f" · {status.model}" if status.model else ""
+                st.markdown(f"{mark} **{status.name}**{model}")
+                if status.detail:
+                    st.caption(status.detail)
+        st.button(t("sidebar.recheck"), key="sidebar_recheck", icon=":material/refresh:")
+
+        st.subheader(t("sidebar.index"))
+        st.caption(t("sidebar.embedding", model=settings.embedding_model))
+        st.caption(t("sidebar.reranker", state=settings.reranker_model or t("sidebar.off")))
+        try:
+            version = svc.stats().index_version or "–"
+        except RagError as err:
+            version = "–"
+            st.error(str(err))
+        st.caption(t("sidebar.version", version=version))
+        st.caption(t("sidebar.collection", collection=settings.collection))
+        st.caption(t("sidebar.storage", path=str(settings.storage)))

@@ -1,0 +1,152 @@
+"""Widgets that render the engine's records. Document text is shown as text: markdown is escaped, never HTML."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+import streamlit as st
+
+from rag.errors import RagError
+from rag.records import Citation, Hit, IndexProgress, IndexReport, StageScores
+from ui.i18n import t
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'])")
+
+
+def escape_md(text: str) -> str:
+    """Escape every markdown, directive (``:red[..]``), emoji and LaTeX trigger so text renders literally."""
+    return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", "  \n")
+
+
+def highlight(text: str, terms: Iterable[str]) -> str:
+    """Markdown of ``text`` with every occurrence of ``terms`` in bold; everything else escaped.
+
+    Terms are matched case-insensitively, longest first, so "TEEC_Open" wins over "TEEC".
+    """
+    words = sorted({term for term in terms if term.strip()}, key=len, reverse=True)
+    if not words:
+        return escape_md(text)
+    pattern = re.compile("|".join(re.escape(word) for word in words), re.IGNORECASE)
+    parts: list[str] = []
+    last = 0
+    for match in pattern.finditer(text):
+        parts.append(escape_md(text[last : match.start()]))
+        parts.append(f"**{escape_md(match.group())}**")
+        last = match.end()
+    parts.append(escape_md(text[last:]))
+    return "".join(parts)
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def stage_table(scores: StageScores) -> dict[str, str]:
+    """One hit's per-stage ranks and scores, ready for a one-row table."""
+    return {
+        t("score.final_rank"): "–" if scores.final_rank is None else str(scores.final_rank),
+        t("score.dense"): f"#{scores.dense_rank} ({_fmt(scores.dense_score)})" if scores.dense_rank else "–",
+        t("score.bm25"): f"#{scores.bm25_rank} ({_fmt(scores.bm25_score, 2)})" if scores.bm25_rank else "–",
+        t("score.rrf"): _fmt(scores.rrf_score, 4),
+        t("score.rerank"): _fmt(scores.rerank_score, 2),
+    }
+
+
+def hit_title(hit: Hit, rank: int) -> str:
+    page = f" · p.{hit.chunk.page}" if hit.chunk.page else ""
+    section = f" · {hit.chunk.section}" if hit.chunk.section else ""
+    return f"{rank}. {hit.chunk.source}{page}{section} — {hit.score:.4f}"
+
+
+def show_hit(hit: Hit, rank: int, *, compact: bool = False) -> None:
+    """A hit: where it is from, its per-stage scores and its text with the matched terms in bold."""
+    st.markdown(f"**{escape_md(hit_title(hit, rank))}**")
+    if not compact:
+        st.table([stage_table(hit.scores)])
+    if hit.matched_terms:
+        st.caption(t("search.matched", terms=", ".join(hit.matched_terms)))
+    if hit.also_sources:
+        st.caption(t("search.also_in", sources=", ".join(hit.also_sources)))
+    st.markdown(highlight(hit.chunk.text, hit.matched_terms))
+
+
+def show_citations(
+    citations: Sequence[Citation],
+    *,
+    key: str,
+    render_page: Callable[[str, int, str], bytes] | None = None,
+) -> None:
+    """Each verified quote with its source and page; PDF pages can be opened as an image with the quote marked."""
+    if not citations:
+        return
+    st.markdown(f"**{t('qa.citations')}**")
+    for citation in citations:
+        page = f" p.{citation.page}" if citation.page else ""
+        st.markdown(f"\\[{citation.n}\\] {escape_md(citation.source)}{page}")
+        st.text(citation.quote)
+        is_pdf = citation.source.lower().endswith(".pdf") and citation.page
+        if render_page and is_pdf and st.toggle(t("qa.show_page"), key=f"{key}_page_{citation.n}"):
+            try:
+                st.image(render_page(citation.source, int(citation.page or 1), citation.quote))
+            except (RagError, ValueError) as err:
+                st.error(str(err))
+
+
+def show_report(report: IndexReport) -> None:
+    """The per-file outcome table of one indexing run."""
+    rows = [
+        {
+            t("col.source"): f.source,
+            t("col.status"): t(f"status.{f.status}"),
+            t("col.chunks"): f.chunks,
+            t("col.reason"): f.error or "; ".join(f.warnings),
+        }
+        for f in report.files
+    ]
+    counts = {s: sum(f.status == s for f in report.files) for s in ("indexed", "updated", "unchanged", "failed")}
+    summary = t("upload.summary", version=report.index_version, embedded=report.embedded, **counts)
+    (st.warning if report.failed else st.success)(summary)
+    st.dataframe(rows, hide_index=True, width="stretch")
+
+
+def duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "–"
+    minutes, secs = divmod(int(round(seconds)), 60)
+    return f"{minutes}m {secs:02d}s" if minutes else f"{secs}s"
+
+
+class ProgressView:
+    """The facade's progress callback drawn as a bar with counts, the current file, elapsed time and time left."""
+
+    def __init__(self) -> None:
+        self._bar = st.progress(0.0, text=t("progress.start"))
+        self._started = time.monotonic()
+
+    def __call__(self, progress: IndexProgress) -> None:
+        fraction = progress.done_files / progress.total_files if progress.total_files else 1.0
+        self._bar.progress(
+            min(max(fraction, 0.0), 1.0),
+            text=t(
+                "progress.line",
+                done=progress.done_files,
+                total=progress.total_files,
+                stage=t(f"stage.{progress.stage}") if progress.stage in _STAGES else progress.stage,
+                current=progress.current,
+                embedded=progress.embedded,
+                elapsed=duration(progress.elapsed_s),
+                eta=duration(progress.eta_s),
+            ),
+        )
+
+
+_STAGES = ("parsing", "embedding", "writing", "finishing")
+
+
+def streamed_text(pieces: Iterator[str], sink: list[str]) -> Iterator[str]:
+    """Pass an LLM stream to ``st.write_stream`` escaped, keeping the raw text in ``sink``."""
+    for piece in pieces:
+        sink.append(piece)
+        yield escape_md(piece)
