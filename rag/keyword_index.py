@@ -9,7 +9,8 @@ word present in most chunks would stop counting).
 On disk an index is one directory: bm25s' arrays (memory-mapped on load), its vocabulary and parameters, plus
 ``ids.json`` (chunk id of each row) and ``meta.json`` (format, caller's version string, document count).
 ``save`` writes a fresh directory beside the target and renames it into place, so a reader sees either the old
-index or the new one, never a half-written one.
+index or the new one, never a half-written one; ``load`` checks that every file it read is of one generation
+(a save may swap directories between two of its reads) and reads again if not.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 import uuid
 from pathlib import Path
 from typing import Any, Sequence
@@ -31,6 +33,8 @@ FORMAT = 1
 METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
 _IDS_FILE = "ids.json"
 _META_FILE = "meta.json"
+_LOAD_ATTEMPTS = 5
+_LOAD_RETRY_S = 0.05
 
 
 class KeywordIndex:
@@ -157,7 +161,13 @@ class KeywordIndex:
             if self._retriever is not None:
                 self._retriever.save(staging, show_progress=False)
             (staging / _IDS_FILE).write_text(json.dumps(self._ids, ensure_ascii=False), encoding="utf-8")
-            meta = {"format": FORMAT, "version": version, "count": len(self._ids), "empty": self._retriever is None}
+            meta = {
+                "format": FORMAT,
+                "version": version,
+                "count": len(self._ids),
+                "empty": self._retriever is None,
+                "generation": uuid.uuid4().hex,  # lets load() notice a save that swapped directories mid-read
+            }
             (staging / _META_FILE).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
             _swap_into_place(staging, directory)
         except OSError as err:
@@ -170,7 +180,7 @@ class KeywordIndex:
 
     @classmethod
     def load(cls, directory: Path, *, mmap: bool = True) -> KeywordIndex:
-        """Read an index written by ``save``.
+        """Read an index written by ``save``, even while another thread or process saves over it.
 
         Args:
             directory: the index directory.
@@ -181,10 +191,35 @@ class KeywordIndex:
             IndexError_: the directory holds something unreadable or inconsistent; rebuild the index.
         """
         directory = Path(directory)
-        if not (directory / _META_FILE).is_file():
+        for _ in range(_LOAD_ATTEMPTS):
+            try:
+                first = _read_meta(directory)
+            except FileNotFoundError:
+                if not _swap_in_progress(directory):
+                    raise EmptyIndexError(f"No keyword index at {directory}; index some documents first.") from None
+                time.sleep(_LOAD_RETRY_S)
+                continue
+            try:
+                index, failure = cls._load_files(directory, first, mmap=mmap), None
+            except (FileNotFoundError, IndexError_) as err:
+                index, failure = None, err
+            if _generation(directory) == str(first.get("generation")):
+                # nothing was swapped in while reading: every file read is of one generation
+                if index is not None:
+                    return index
+                if isinstance(failure, IndexError_):
+                    raise failure
+                raise IndexError_(
+                    f"The keyword index at {directory} cannot be read ({failure}); delete it and re-index."
+                ) from failure
+            time.sleep(_LOAD_RETRY_S)  # a save swapped directories while we read: read the new one
+        if not (directory / _META_FILE).is_file():  # a leftover "*.old" of a crashed save, no index
             raise EmptyIndexError(f"No keyword index at {directory}; index some documents first.")
+        raise IndexError_(f"The keyword index at {directory} kept changing while being read; try again.")
+
+    @classmethod
+    def _load_files(cls, directory: Path, meta: dict[str, Any], *, mmap: bool) -> KeywordIndex:
         try:
-            meta: dict[str, Any] = json.loads((directory / _META_FILE).read_text(encoding="utf-8"))
             ids = json.loads((directory / _IDS_FILE).read_text(encoding="utf-8"))
             if meta.get("format") != FORMAT or len(ids) != meta.get("count"):
                 raise ValueError(f"format {meta.get('format')} with {len(ids)} ids for count {meta.get('count')}")
@@ -193,11 +228,36 @@ class KeywordIndex:
                 retriever = bm25s.BM25.load(directory, mmap=mmap, show_progress=False)
                 if retriever.scores["num_docs"] != len(ids):
                     raise ValueError(f"{retriever.scores['num_docs']} indexed rows for {len(ids)} ids")
+        except FileNotFoundError:
+            raise
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise IndexError_(
                 f"The keyword index at {directory} cannot be read ({err}); delete it and re-index to rebuild it."
             ) from err
         return cls(ids, retriever, version=str(meta.get("version", "")))
+
+
+def _read_meta(directory: Path) -> dict[str, Any]:
+    try:
+        meta = json.loads((directory / _META_FILE).read_text(encoding="utf-8"))
+    except ValueError as err:
+        raise IndexError_(
+            f"The keyword index at {directory} cannot be read ({err}); delete it and re-index to rebuild it."
+        ) from err
+    if not isinstance(meta, dict):
+        raise IndexError_(f"The keyword index at {directory} has a malformed {_META_FILE}; re-index to rebuild it.")
+    return meta
+
+
+def _generation(directory: Path) -> str | None:
+    try:
+        return str(_read_meta(directory).get("generation"))
+    except (OSError, IndexError_):
+        return None
+
+
+def _swap_in_progress(directory: Path) -> bool:
+    return any(directory.parent.glob(f".{directory.name}.*.old"))
 
 
 def _swap_into_place(staging: Path, directory: Path) -> None:

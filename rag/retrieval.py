@@ -83,9 +83,9 @@ class HybridRetriever:
             raise ValueError(f"top_k must be at least 1, got {top_k}")
         if not 0.0 <= weight <= 1.0:
             raise ValueError(f"semantic_weight must be within [0, 1], got {weight}")
-        keyword = self._index.keyword_index()
-        if len(keyword) == 0:
+        if self._index.manifest.chunk_count() == 0:
             raise EmptyIndexError("Nothing is indexed yet. Upload documents or run `python -m rag index PATH`.")
+        keyword = self._index.keyword_index()
         candidate_k = min(s.candidate_k_max, max(s.candidate_k_min, top_k * 8))
         mask = self._metadata.table(keyword.version, keyword.ids).mask(filters)
         if mask is not None and not mask.any():

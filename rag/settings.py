@@ -30,6 +30,8 @@ def _default_doc_type_rules() -> dict[str, str]:
         "*手順*": "manual",
         "*note*": "notes",
         "*メモ*": "notes",
+        "*議事録*": "notes",
+        "*minutes*": "notes",
         "*chat*": "chat",
         "*.jsonl": "records",
     }

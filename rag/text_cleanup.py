@@ -38,12 +38,16 @@ _HYPHEN_WRAP = re.compile(r"[A-Za-z]-$")
 
 # UTF-8 read as cp1252/latin-1: a lead byte (Â..ô) followed by one to three continuation bytes, which
 # cp1252 shows as C1 controls, typographic punctuation or Latin-1 symbols.
-_CONT = "\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122\ufffd"
+_CONT = (
+    "\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
+    "\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122\ufffd"
+)
 _MOJIBAKE = re.compile(f"[\u00c2-\u00f4][{_CONT}]{{1,3}}")
 _BAD_CHARS = re.compile(
     "[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ue000-\uf8ff\ufffd\ufffe\uffff"
     "\U000f0000-\U0010ffff\ud800-\udfff]"
 )
+_UNREADABLE = re.compile("[\ue000-\uf8ff\ufffd\U000f0000-\U0010ffff]")
 _NON_SPACE = re.compile(r"\S")
 _DIGITS = re.compile(r"\d+")
 
@@ -59,7 +63,7 @@ _PAGE_NUMBER = re.compile(
 )
 
 
-def normalize_text(text: str) -> str:
+def normalize_text(text: str, *, keep_indent: bool = False) -> str:
     """Normalize text for indexing: NFKC, no control/zero-width characters, tidy whitespace.
 
     Line breaks are kept (``\\r\\n`` and ``\\r`` become ``\\n``); runs of spaces collapse to one,
@@ -67,17 +71,22 @@ def normalize_text(text: str) -> str:
 
     Args:
         text: raw text from any parser.
+        keep_indent: keep each line's leading spaces (code in text and Markdown files).
 
     Returns:
-        The normalized text, stripped at both ends.
+        The normalized text, stripped of blank lines at both ends.
     """
     if not text:
         return ""
     text = unicodedata.normalize("NFKC", text.replace("\r\n", "\n").replace("\r", "\n"))
     text = _REMOVE.sub("", text)
-    text = _SPACES.sub(" ", text)
-    text = "\n".join(line.strip() for line in text.split("\n"))
-    return _MANY_NEWLINES.sub("\n\n", text).strip()
+    lines = []
+    for line in text.split("\n"):
+        body = line.lstrip(" \t")
+        indent = line[: len(line) - len(body)].replace("\t", "    ") if keep_indent else ""
+        body = _SPACES.sub(" ", body).rstrip()
+        lines.append(indent + body if body else "")
+    return _MANY_NEWLINES.sub("\n\n", "\n".join(lines)).strip("\n")
 
 
 def is_cjk(char: str) -> bool:
@@ -141,6 +150,11 @@ def garbage_ratio(text: str) -> float:
     bad = len(_BAD_CHARS.findall(text))
     bad += sum(len(m) for m in _MOJIBAKE.findall(text))
     return min(1.0, bad / total)
+
+
+def strip_unreadable(text: str) -> str:
+    """Remove private-use glyphs (symbol-font bullets) and replacement characters left in readable text."""
+    return _UNREADABLE.sub("", text)
 
 
 def is_page_number(line: str) -> bool:

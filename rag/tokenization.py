@@ -182,7 +182,7 @@ class SudachiTokenizer(_MixedTokenizer):
 
 
 class FugashiTokenizer(_MixedTokenizer):
-    """MeCab through fugashi with UniDic-lite: lemmas, without particles and symbols."""
+    """MeCab through fugashi with UniDic-lite: dictionary forms, without particles and symbols."""
 
     name = "fugashi"
 
@@ -193,12 +193,13 @@ class FugashiTokenizer(_MixedTokenizer):
     def _analyze_rest(self, text: str) -> list[str]:
         tokens: list[str] = []
         for node in self._tagger.get()(text):
-            fields = node.feature_raw.split(",", 8)
+            fields = node.feature_raw.split(",", 11)
             if fields[0] in _DROP_POS:
                 continue
-            # UniDic lemmas of loanwords carry their origin ("キャスト-cast"); unknown words have no lemma
-            lemma = fields[7].partition("-")[0] if len(fields) > 7 and fields[7] not in ("", "*") else ""
-            tokens.append((lemma or node.surface).lower())
+            # orthBase (field 10): the dictionary form as written (読み -> 読む). UniDic's lemma field would turn
+            # proper nouns into katakana (東京 -> トウキョウ). Unknown words have 6 fields and keep their surface.
+            base = fields[10] if len(fields) > 10 and fields[10] not in ("", "*") else node.surface
+            tokens.append(base.lower())
         return tokens
 
 

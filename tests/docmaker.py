@@ -239,7 +239,14 @@ def make_html(path: Path, body: str, *, title: str = "", head: str = "", encodin
     return path
 
 
-def make_csv(path: Path, header: Sequence[object], rows: Iterable[Sequence[object]], *, encoding: str = "utf-8", delimiter: str = ",") -> Path:
+def make_csv(
+    path: Path,
+    header: Sequence[object],
+    rows: Iterable[Sequence[object]],
+    *,
+    encoding: str = "utf-8",
+    delimiter: str = ",",
+) -> Path:
     """Write a CSV file."""
     with path.open("w", encoding=encoding, newline="") as handle:
         writer = csv.writer(handle, delimiter=delimiter)

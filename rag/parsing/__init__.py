@@ -58,7 +58,8 @@ _HTML_START = re.compile(rb"^\s*(<!doctype html|<html|<head|<body)", re.IGNORECA
 
 def sniff_kind(path: Path, head: bytes) -> str:
     """The file kind from its first bytes (``pdf``, ``docx``, ``xlsx``, ``ole``, ``zip``, ``binary``, ``text``)."""
-    if b"%PDF-" in head[:1024]:
+    # PDF readers accept junk before the header; only trust that for files that say they are PDFs
+    if head.lstrip().startswith(b"%PDF-") or (b"%PDF-" in head[:1024] and path.suffix.lower() == ".pdf"):
         return "pdf"
     if head.startswith(b"PK\x03\x04"):
         try:
@@ -76,6 +77,10 @@ def sniff_kind(path: Path, head: bytes) -> str:
     if any(head.startswith(magic) for magic in _MAGIC):
         return "binary"
     return "text"
+
+
+def _binary_description(head: bytes) -> str:
+    return next((what for magic, what in _MAGIC.items() if head.startswith(magic)), "binary data")
 
 
 def _unsupported(path: Path) -> UnsupportedFileError:
@@ -113,7 +118,9 @@ def parse_file(path: Path, settings: Settings) -> ParsedDocument:
         with path.open("rb") as handle:
             head = handle.read(8192)
     except OSError as err:
-        raise DocumentReadError(f"{name} could not be read ({err.strerror or err}). Check that the file exists.") from err
+        raise DocumentReadError(
+            f"{name} could not be read ({err.strerror or err}). Check that the file exists."
+        ) from err
     if size == 0:
         raise DocumentReadError(f"{name} is empty (0 bytes). Upload a file with content.")
     if size > settings.max_file_mb * 1024 * 1024:
@@ -131,16 +138,24 @@ def parse_file(path: Path, settings: Settings) -> ParsedDocument:
         if claimed is not None and claimed != sniffed:
             notes.append(f"named {ext} but is a {sniffed.upper()} file; read as {sniffed.upper()}")
     elif sniffed == "ole":
-        if claimed in ("docx", "xlsx") or ext in (".doc", ".xls", ".ppt"):
+        if claimed in ("docx", "xlsx"):
             raise DocumentReadError(
                 f"{name} is a password-protected Office file or an old binary format (.doc/.xls). "
                 "Remove the password or save it as .docx/.xlsx, then try again."
             )
-        raise _unsupported(path)
+        raise UnsupportedFileError(
+            f"{name} is an old binary Office file (.doc/.xls/.ppt); save it as .docx or .xlsx. "
+            f"Supported kinds: {_SUPPORTED_TEXT}."
+        )
     elif sniffed in ("zip", "binary"):
         if claimed is None:
             raise _unsupported(path)
-        what = "a ZIP archive (or a damaged Office file)" if sniffed == "zip" else "binary data"
+        if sniffed == "zip" and claimed in ("docx", "xlsx"):
+            raise DocumentReadError(
+                f"{name} is damaged or not a real {'Word' if claimed == 'docx' else 'Excel'} file "
+                "(its ZIP container is unreadable or lacks the document). Open it and save it again."
+            )
+        what = "a ZIP archive" if sniffed == "zip" else _binary_description(head)
         raise DocumentReadError(f"{name} is named {ext} but contains {what}. Check the file and try again.")
     elif claimed is None:
         raise _unsupported(path)

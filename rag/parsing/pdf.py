@@ -24,6 +24,7 @@ from rag.text_cleanup import (
     is_page_number,
     join_wrapped_lines,
     normalize_text,
+    strip_unreadable,
 )
 
 pymupdf.TOOLS.mupdf_display_errors(False)  # MuPDF's repair chatter would go to stderr; we warn instead
@@ -55,7 +56,7 @@ def _open(path: Path) -> pymupdf.Document:
         doc = pymupdf.open(path, filetype="pdf")
     except _PAGE_ERRORS as err:
         raise DocumentReadError(
-            f"{path.name} is damaged or not a complete PDF and could not be opened ({err}). "
+            f"{path.name} is damaged or not a complete PDF and could not be opened. "
             "Get an intact copy (download or export it again) and try again."
         ) from err
     if doc.needs_pass:
@@ -165,15 +166,22 @@ def _page_blocks(page: _Page, body_size: float, section: str) -> tuple[list[Bloc
         if table is not None:
             blocks.append(Block(text=table, kind="table", page=page.number, section=section))
         elif _is_heading(lines, body_size):
-            section = " ".join(line.text for line in lines)
+            section = join_wrapped_lines("\n".join(line.text for line in lines)).replace("\n", " ")
             blocks.append(Block(text=section, kind="heading", page=page.number, section=section))
         elif text := join_wrapped_lines("\n".join(line.text for line in lines)):
             blocks.append(Block(text=text, page=page.number, section=section))
     return blocks, section
 
 
-def _read_pages(doc: pymupdf.Document, warnings: list[str]) -> list[_Page]:
+def _page_list(numbers: list[int]) -> str:
+    shown = ", ".join(str(n) for n in numbers[:10])
+    return f"page {shown}" if len(numbers) == 1 else f"pages {shown}{' ...' if len(numbers) > 10 else ''}"
+
+
+def _read_pages(doc: pymupdf.Document, warnings: list[str]) -> tuple[list[_Page], int]:
+    """Every page's lines and tables; unreadable pages come back empty (and are counted)."""
     pages = []
+    garbage: list[int] = []
     for index in range(doc.page_count):
         page = _Page(index + 1)
         try:
@@ -185,10 +193,16 @@ def _read_pages(doc: pymupdf.Document, warnings: list[str]) -> list[_Page]:
             page = _Page(index + 1)
         text = "\n".join([line.text for line in page.lines] + [t for _, t in page.tables])
         if text.strip() and garbage_ratio(text) > GARBAGE_PAGE_THRESHOLD:
-            warnings.append(f"page {page.number}: mostly unreadable text (possible font encoding problem), skipped")
+            garbage.append(page.number)
             page = _Page(index + 1)
+        for line in page.lines:  # a readable page may still carry a few symbol-font glyphs
+            line.text = strip_unreadable(line.text).strip()
+        page.lines = [line for line in page.lines if line.text]
+        page.tables = [(rect, strip_unreadable(markdown)) for rect, markdown in page.tables]
         pages.append(page)
-    return pages
+    if garbage:
+        warnings.append(f"{_page_list(garbage)}: mostly unreadable text (possible font encoding problem), skipped")
+    return pages, len(garbage)
 
 
 def _strip_margins(pages: list[_Page]) -> None:
@@ -220,9 +234,8 @@ def parse_pdf(path: Path, date: str) -> ParsedDocument:
         if doc.is_repaired:
             warnings.append("the PDF was damaged and has been repaired; some content may be missing")
         meta = doc.metadata or {}
-        pages = _read_pages(doc, warnings)
+        pages, skipped = _read_pages(doc, warnings)
         total = doc.page_count
-    skipped = sum("mostly unreadable" in w for w in warnings)
     if not any(p.lines or p.tables for p in pages):
         if skipped:
             raise DocumentReadError(

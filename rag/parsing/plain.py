@@ -21,7 +21,7 @@ def decode_text(data: bytes, name: str) -> str:
     """Decode a text file's bytes, guessing the encoding; refuse binary data.
 
     Tries a BOM, then UTF-8, then the Japanese legacy encodings (cp932 / EUC-JP, whichever reads
-    as more natural Japanese).
+    as more natural Japanese), then cp1252.
 
     Args:
         data: the file's bytes.
@@ -66,12 +66,15 @@ def _decode(data: bytes) -> str | None:
             continue
     if candidates:
         return max(candidates, key=lambda t: len(_HIRAGANA.findall(t[:20000])))
-    return data.decode("utf-8", errors="replace")
+    try:
+        return data.decode("cp1252")  # Western legacy text
+    except UnicodeDecodeError:
+        return data.decode("utf-8", errors="replace")
 
 
 def text_blocks(text: str) -> list[Block]:
     """Paragraphs (split at blank lines) of already-normalized text as text blocks."""
-    return [Block(text=p.strip()) for p in text.split("\n\n") if p.strip()]
+    return [Block(text=p.strip("\n")) for p in text.split("\n\n") if p.strip()]
 
 
 def parse_text(data: bytes, name: str, date: str) -> ParsedDocument:
@@ -80,7 +83,7 @@ def parse_text(data: bytes, name: str, date: str) -> ParsedDocument:
     Raises:
         DocumentReadError: binary data, or nothing but whitespace.
     """
-    text = normalize_text(decode_text(data, name))
+    text = normalize_text(decode_text(data, name), keep_indent=True)
     blocks = text_blocks(text)
     if not blocks:
         raise DocumentReadError(f"{name} contains no text. Add content to the file and try again.")
@@ -93,7 +96,7 @@ def parse_markdown(data: bytes, name: str, date: str) -> ParsedDocument:
     Raises:
         DocumentReadError: binary data, or nothing but whitespace.
     """
-    lines = normalize_text(decode_text(data, name)).split("\n")
+    lines = _without_front_matter(normalize_text(decode_text(data, name), keep_indent=True).split("\n"))
     blocks: list[Block] = []
     section, title = "", ""
     para: list[str] = []
@@ -101,7 +104,7 @@ def parse_markdown(data: bytes, name: str, date: str) -> ParsedDocument:
 
     def flush() -> None:
         if para and "".join(para).strip():
-            blocks.append(Block(text="\n".join(para).strip(), section=section))
+            blocks.append(Block(text="\n".join(para).strip("\n"), section=section))
         para.clear()
 
     i = 0
@@ -135,6 +138,13 @@ def parse_markdown(data: bytes, name: str, date: str) -> ParsedDocument:
     if not blocks:
         raise DocumentReadError(f"{name} contains no text. Add content to the file and try again.")
     return ParsedDocument(blocks=tuple(blocks), title=title, date=date)
+
+
+def _without_front_matter(lines: list[str]) -> list[str]:
+    """Lines after a leading YAML front-matter block (``---`` ... ``---``), if there is one."""
+    if lines and lines[0].strip() == "---" and "---" in (rest := [line.strip() for line in lines[1:]]):
+        return lines[rest.index("---") + 2 :]
+    return lines
 
 
 def _heading(lines: list[str], i: int) -> str | None:

@@ -1,4 +1,9 @@
-"""JSON and JSONL records: chosen fields become text, others flat metadata, text compacted by settings."""
+"""JSON and JSONL records: chosen fields become text, others flat metadata, text compacted by settings.
+
+``settings.json_text_fields`` (``a.b`` reaches into nested objects) are joined into the record's text;
+``settings.json_metadata_fields`` become flat block metadata. A field named like a chunk metadata key
+(``date``, ``source``, ``page`` ...) is stored as ``record_<name>`` so it cannot overwrite that key.
+"""
 
 from __future__ import annotations
 
@@ -109,7 +114,9 @@ def _no_text_error(name: str, sample: Any, settings: Settings) -> DocumentReadEr
     )
 
 
-def _finish(name: str, blocks: list[Block], missing: int, sample: Any, notes: list[str], date: str, settings: Settings) -> ParsedDocument:
+def _finish(
+    name: str, blocks: list[Block], missing: int, sample: Any, notes: list[str], date: str, settings: Settings
+) -> ParsedDocument:
     if not blocks:
         raise _no_text_error(name, sample, settings)
     if missing:
@@ -159,7 +166,8 @@ def parse_jsonl(text: str, name: str, date: str, settings: Settings) -> ParsedDo
     first: list[Any] = []
 
     def parsed() -> Iterator[tuple[int, Any]]:
-        for number, line in enumerate(text.splitlines(), start=1):
+        # split("\n"), not splitlines(): JSON strings may hold U+2028 and other line separators
+        for number, line in enumerate(text.split("\n"), start=1):
             if not line.strip():
                 continue
             try:

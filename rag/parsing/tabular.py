@@ -93,8 +93,9 @@ def _delimiter(sample: str, name: str) -> str:
         return "\t"
     try:
         return csv.Sniffer().sniff(sample, delimiters=",\t;|").delimiter
-    except csv.Error:
-        return ","
+    except csv.Error:  # ragged rows confuse the sniffer; the header line still tells
+        header = sample.split("\n", 1)[0]
+        return max(",\t;|", key=header.count) if any(d in header for d in ",\t;|") else ","
 
 
 def parse_csv(text: str, name: str, date: str) -> ParsedDocument:

@@ -60,7 +60,7 @@ class _Walker:
             self.table(tag)
         elif name == "pre":
             self.flush()
-            if text := normalize_text(tag.get_text()):
+            if text := normalize_text(tag.get_text(), keep_indent=True):
                 self.blocks.append(Block(text=text, section=self.section))
         elif name == "br":
             self.buffer.append("\n")
@@ -76,7 +76,8 @@ class _Walker:
         for tr in tag.find_all("tr"):
             if tr.find_parent("table") is not tag:  # rows of a nested table belong to that table
                 continue
-            rows.append([_WS.sub(" ", cell.get_text(" ")).strip() for cell in tr.find_all(["th", "td"], recursive=False)])
+            cells = tr.find_all(["th", "td"], recursive=False)
+            rows.append([_WS.sub(" ", cell.get_text(" ")).strip() for cell in cells])
         rows = [r for r in rows if r]
         if rows and (markdown := render_markdown_table(rows[0], rows[1:])):
             self.blocks.append(Block(text=markdown, kind="table", section=self.section))

@@ -135,7 +135,8 @@ def test_records_one_chunk_each_with_metadata() -> None:
     )
     chunks = _chunks(ParsedDocument(blocks=blocks))
     assert [c.chunk_type for c in chunks] == ["record"] * 3
-    assert chunks[1].extra == {"title": "title 2", "record_no": 2, "api_functions": "TEE_Open2", "api_functions_count": 1}
+    expected = {"title": "title 2", "record_no": 2, "api_functions": "TEE_Open2", "api_functions_count": 1}
+    assert chunks[1].extra == expected
     assert chunks[1].metadata()["title"] == "title 2" and chunks[1].page is None
 
 

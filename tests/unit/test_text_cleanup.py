@@ -93,3 +93,9 @@ def test_garbage_ratio_flags_unreadable_text(text: str) -> None:
 
 def test_garbage_ratio_accented_latin_is_readable() -> None:
     assert garbage_ratio("Ça coûte très cher à São Paulo, naïve café.") < 0.1
+
+
+def test_strip_unreadable_drops_symbol_glyphs_only() -> None:
+    from rag.text_cleanup import strip_unreadable
+
+    assert strip_unreadable("\uf0b7 項目\ufffd one") == " 項目 one"

@@ -1,0 +1,87 @@
+"""QA page: a chat round trip with the extractive backend and with Ollama's API (a loopback test server)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from app_driver import APP, RUN_TIMEOUT, index_folder, ok, texts
+from docmaker import JA_PARAGRAPHS, PdfPage, make_pdf
+from ollama_api_server import LLMTestServer, Reply
+
+QUESTION = "TEE_Mallocは何をする関数ですか?"
+
+
+def ask(at: AppTest, question: str) -> AppTest:
+    at.switch_page("pages/ask.py").run()
+    at.chat_input(key="qa_input").set_value(question)
+    return ok(at.run())
+
+
+def test_extractive_answer_cites_the_pdf_page_shows_it_and_offers_followups(app: AppTest, spec_pdf: Path) -> None:
+    index_folder(app, spec_pdf.parent)
+    ask(app, QUESTION)
+
+    assert [m.name for m in app.chat_message] == ["user", "assistant"]
+    shown = texts(app)
+    assert "引用" in shown
+    assert "[1] docs/メモリ仕様.pdf p.1" in shown
+    assert "TEE_Mallocはトラステッドアプリケーションのヒープからメモリを確保する関数である。" in shown
+    assert "回答: extractive" in shown
+    assert not app.image  # pages render only on request
+
+    app.toggle(key="qa_0_page_1").set_value(True)
+    ok(app.run())
+    assert len(app.image) == 1  # the cited page, quote highlighted
+
+    followups = [b for b in app.button if b.key and b.key.startswith("qa_follow_0_")]
+    assert followups, "an answer offers follow-up questions"
+    followups[0].click()
+    ok(app.run())
+    users = [m for m in app.chat_message if m.name == "user"]
+    assert len(users) == 2 and users[1].text[0].value == followups[0].label  # asked as the next turn
+
+
+def test_ollama_answer_streams_and_keeps_its_verified_citation(
+    storage: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "one"
+    folder.mkdir()
+    make_pdf(folder / "heap.pdf", [PdfPage((JA_PARAGRAPHS[0],), heading="メモリ")])
+    quote = "TEE_Mallocはトラステッドアプリケーションのヒープからメモリを確保する関数である。"
+    reply = f"ヒープからメモリを確保します。「{quote}」 [1]\n\nFOLLOWUPS:\n- 確保に失敗したらどうなりますか?"
+    with LLMTestServer(models=["qwen2.5:7b-instruct"]) as server:
+        monkeypatch.setenv("RAG_LLM_BACKEND", "ollama")
+        monkeypatch.setenv("RAG_OLLAMA_HOST", server.host)
+        st.cache_resource.clear()
+        at = ok(AppTest.from_file(str(APP), default_timeout=RUN_TIMEOUT).run())
+        assert "使用中: ollama · qwen2.5:7b-instruct" in texts(at.sidebar)
+        index_folder(at, folder)
+        server.script(Reply(reply))
+        ask(at, QUESTION)
+        assert len(server.requests_to("/api/chat")) == 1
+
+    shown = texts(at)
+    assert "ヒープからメモリを確保します。" in shown
+    assert "[1] one/heap.pdf p.1" in shown and quote in shown
+    assert "回答: ollama" in shown
+    assert "FOLLOWUPS" not in shown  # the follow-ups section became buttons
+    assert "確保に失敗したらどうなりますか?" in [b.label for b in at.button]
+
+
+def test_backend_that_cannot_run_is_reported_with_its_fix(
+    app: AppTest, spec_pdf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index_folder(app, spec_pdf.parent)
+    monkeypatch.setenv("RAG_LLM_BACKEND", "openai")  # no RAG_OPENAI_BASE_URL: unusable
+    st.cache_resource.clear()
+    ask(app, QUESTION)
+    assert app.error and "RAG_OPENAI_BASE_URL" in app.error[0].value
+
+
+def test_question_before_anything_is_indexed_says_what_to_do(app: AppTest) -> None:
+    ask(app, QUESTION)
+    assert app.error and "Upload" in app.error[0].value

@@ -1,0 +1,170 @@
+"""Happy paths of every non-PDF format, on real files written in the test."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from rag.chunking import chunk_document
+from rag.errors import DocumentReadError
+from rag.parsing import parse_file
+from rag.settings import Settings
+from tests.docmaker import API_TABLE, JA_PARAGRAPHS, make_csv, make_docx, make_html, make_json, make_jsonl, make_xlsx
+
+SETTINGS = Settings()
+
+
+def _chunks(path: Path, settings: Settings = SETTINGS):
+    doc = parse_file(path, settings)
+    return doc, chunk_document(doc, source=path.name, rel_path=path.name, doc_type="general", settings=settings)
+
+
+def test_docx_headings_paragraphs_tables_and_date(tmp_path: Path) -> None:
+    path = make_docx(
+        tmp_path / "manual.docx",
+        [("h1", "メモリ管理"), JA_PARAGRAPHS[0], ("h2", "関数一覧"), API_TABLE, "表の後の段落です。TEE_Freeを参照。"],
+        title="TEE マニュアル",
+        created=datetime(2023, 4, 1, 9, 30),
+    )
+    doc, chunks = _chunks(path)
+    assert doc.title == "TEE マニュアル" and doc.date == "2023-04-01"
+    assert [(c.chunk_type, c.section) for c in chunks] == [("text", "メモリ管理"), ("table", "関数一覧"), ("text", "関数一覧")]
+    assert JA_PARAGRAPHS[0] in chunks[0].text
+    assert chunks[1].text.split("\n")[2] == "| TEE_Malloc | メモリを確保する | ポインタ |"
+
+
+def test_xlsx_sheets_as_sections_and_big_tables_split(tmp_path: Path) -> None:
+    rows = [["ID", "関数", "登録日", "値"]] + [[n, f"TEE_F{n}", datetime(2024, 1, n % 28 + 1), n * 1.0] for n in range(1, 71)]
+    path = make_xlsx(tmp_path / "apis.xlsx", {"関数表": rows, "メモ": [["項目", "内容"], ["注意", "NULLを確認する"]], "空": []})
+    doc, chunks = _chunks(path, replace(SETTINGS, chunk_size=4000))
+    tables = [b for b in doc.blocks if b.kind == "table"]
+    assert [b.section for b in tables] == ["関数表", "関数表", "関数表", "メモ"]
+    assert all(b.text.startswith("| ID | 関数 | 登録日 | 値 |\n| --- |") for b in tables[:3])
+    assert tables[0].text.count("\n") == 31  # header + separator + 30 rows
+    assert "| 1 | TEE_F1 | 2024-01-02 | 1 |" in tables[0].text
+    assert [c.chunk_type for c in chunks] == ["table"] * 4
+
+
+def test_html_drops_scripts_and_nav_keeps_sections_and_tables(tmp_path: Path) -> None:
+    body = """
+    <nav><a href="/">ホーム</a> | <a href="/docs">ドキュメント</a></nav>
+    <script>var secret = "do not index";</script><style>p { color: red }</style>
+    <h1>TEE概要</h1>
+    <p>信頼できる実行環境は
+       アプリケーションを隔離する。<b>TEE_Malloc</b>でメモリを確保する。</p>
+    <h2>関数</h2>
+    <table><tr><th>関数名</th><th>説明</th></tr><tr><td>TEE_Free</td><td>解放する</td></tr></table>
+    <ul><li>最初の項目です</li><li>二番目の項目です</li></ul>
+    <footer>© 2024 Example</footer>
+    """
+    path = make_html(tmp_path / "page.html", body, title="概要ページ", head='<meta name="date" content="2022-12-24">')
+    doc, chunks = _chunks(path)
+    text = "\n".join(b.text for b in doc.blocks)
+    assert "secret" not in text and "color" not in text and "ホーム" not in text and "Example" not in text
+    assert doc.title == "概要ページ" and doc.date == "2022-12-24"
+    assert "信頼できる実行環境はアプリケーションを隔離する。TEE_Mallocでメモリを確保する。" in text
+    table = next(c for c in chunks if c.chunk_type == "table")
+    assert table.section == "関数" and table.text == "| 関数名 | 説明 |\n| --- | --- |\n| TEE_Free | 解放する |"
+    assert next(c for c in chunks if "最初の項目" in c.text).text == "最初の項目です\n\n二番目の項目です"
+
+
+def test_html_in_shift_jis(tmp_path: Path) -> None:
+    path = make_html(tmp_path / "sjis.html", f"<p>{JA_PARAGRAPHS[1]}</p>", encoding="shift_jis")
+    doc = parse_file(path, SETTINGS)
+    assert doc.blocks[0].text == JA_PARAGRAPHS[1]
+
+
+def test_csv_blocks_of_30_rows_with_header(tmp_path: Path) -> None:
+    path = make_csv(tmp_path / "data.csv", ["関数", "説明"], [[f"TEE_F{n}", f"説明{n}"] for n in range(70)])
+    doc, chunks = _chunks(path, replace(SETTINGS, chunk_size=4000))
+    assert len(doc.blocks) == 3 and all(b.kind == "table" for b in doc.blocks)
+    assert all(b.text.startswith("| 関数 | 説明 |\n| --- | --- |\n") for b in doc.blocks)
+    assert [b.text.count("\n") - 1 for b in doc.blocks] == [30, 30, 10]
+    assert [c.chunk_type for c in chunks] == ["table"] * 3
+
+
+def test_csv_shift_jis_semicolons_and_bad_rows(tmp_path: Path) -> None:
+    path = tmp_path / "legacy.csv"
+    path.write_bytes("名前;値\nメモリ;1\n壊れた;行;です\n解放;2\n".encode("cp932"))
+    doc = parse_file(path, SETTINGS)
+    assert doc.blocks[0].text == "| 名前 | 値 |\n| --- | --- |\n| メモリ | 1 |\n| 解放 | 2 |"
+    assert any("malformed CSV rows skipped" in w for w in doc.warnings)
+
+
+def test_markdown_headings_code_and_tables(tmp_path: Path) -> None:
+    path = tmp_path / "notes.md"
+    path.write_text(
+        "---\ntitle: front matter\n---\n# TEE メモ\n\n導入の段落です。\n\n## 使い方\n\n"
+        "```python\n# コメントは見出しではない\nif ok:\n    print(1)\n```\n\n"
+        "| 関数 | 説明 |\n|---|---|\n| TEE_Free | 解放 |\n\n最後の段落です。これで終わり。\n",
+        encoding="utf-8",
+    )
+    doc, chunks = _chunks(path)
+    assert doc.title == "TEE メモ"
+    assert [b.kind for b in doc.blocks] == ["heading", "text", "heading", "text", "table", "text"]
+    assert doc.blocks[3].section == "使い方" and "# コメントは見出しではない\nif ok:\n    print(1)" in doc.blocks[3].text
+    assert [c.chunk_type for c in chunks] == ["text", "text", "table", "text"]
+    assert chunks[2].text == "| 関数 | 説明 |\n| --- | --- |\n| TEE_Free | 解放 |"
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16", "cp932", "euc_jp"])
+def test_text_encodings(tmp_path: Path, encoding: str) -> None:
+    path = tmp_path / "memo.txt"
+    path.write_bytes(f"{JA_PARAGRAPHS[0]}\r\n\r\n{JA_PARAGRAPHS[2]}\r\n".encode(encoding))
+    doc = parse_file(path, SETTINGS)
+    assert [b.text for b in doc.blocks] == [JA_PARAGRAPHS[0], JA_PARAGRAPHS[2]]
+
+
+def test_json_records_metadata_and_compaction(tmp_path: Path) -> None:
+    records = [
+        {"id": 1, "title": "割当", "text": "TEE_Mallocで確保する。---以下は署名", "author": "佐藤", "source": "wiki"},
+        {"id": 2, "title": "解放", "content": "TEE_Freeで解放する。" * 20, "category": "api"},
+        {"id": 3, "title": "空"},
+    ]
+    path = make_json(tmp_path / "kb.json", records)
+    fields = ("title", "id", "author", "category", "source")
+    settings = replace(SETTINGS, json_cut_marker="---", json_max_chars=60, json_metadata_fields=fields)
+    doc, chunks = _chunks(path, settings)
+    assert [c.chunk_type for c in chunks] == ["record", "record"]
+    assert chunks[0].text == "TEE_Mallocで確保する。"
+    assert len(chunks[1].text) == 60
+    assert chunks[0].section == "割当"
+    assert chunks[0].extra == {
+        "title": "割当", "id": 1, "author": "佐藤", "record_source": "wiki", "category": "",
+        "record_no": 1, "api_functions": "TEE_Malloc", "api_functions_count": 1,
+    }  # fmt: skip
+    assert chunks[0].metadata()["source"] == "kb.json"
+    assert any("1 record(s) without text" in w for w in doc.warnings)
+
+
+def test_json_single_object_and_wrapped_list(tmp_path: Path) -> None:
+    one = parse_file(make_json(tmp_path / "one.json", {"title": "単体", "body": "一件だけの記録です。"}), SETTINGS)
+    assert [b.text for b in one.blocks] == ["一件だけの記録です。"]
+    data = {"version": 2, "items": [{"text": "一"}, {"text": "二"}]}
+    wrapped = parse_file(make_json(tmp_path / "wrapped.json", data), SETTINGS)
+    assert [b.text for b in wrapped.blocks] == ["一", "二"]
+
+
+def test_json_without_text_fields_says_which_setting(tmp_path: Path) -> None:
+    path = make_json(tmp_path / "odd.json", [{"question": "q", "answer": "a"}])
+    with pytest.raises(DocumentReadError, match=r"RAG_JSON_TEXT_FIELDS.*") as info:
+        parse_file(path, SETTINGS)
+    assert "answer" in str(info.value) and "question" in str(info.value)
+
+
+def test_jsonl_30000_records_and_bad_lines(tmp_path: Path) -> None:
+    path = make_jsonl(
+        tmp_path / "chat.jsonl",
+        ({"id": n, "message": f"メッセージ{n}: TEE_Open{n % 50}を呼んだ。", "author": f"user{n % 7}"} for n in range(30000)),
+    )
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write("{not json}\n")
+    doc, chunks = _chunks(path)
+    assert len(doc.blocks) == 30000 and len(chunks) == 30000
+    assert {c.chunk_type for c in chunks} == {"record"}
+    assert chunks[123].extra["id"] == 123 and chunks[123].extra["record_no"] == 124
+    assert chunks[123].extra["api_functions"] == "TEE_Open23"
+    assert doc.warnings == ("1 line(s) are not valid JSON and were skipped (line 30001)",)
