@@ -75,7 +75,9 @@ def main() -> None:
     parser.add_argument("--variant", default=DEFAULT_VARIANT, choices=sorted(VARIANTS))
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--max-tokens", type=int, default=128)
-    parser.add_argument("--models-dir", type=Path, default=Path(os.environ.get("RAG_MODEL_DIR") or ROOT / "storage/models"))
+    parser.add_argument(
+        "--models-dir", type=Path, default=Path(os.environ.get("RAG_MODEL_DIR") or ROOT / "storage/models")
+    )
     args = parser.parse_args()
 
     backend = EmbeddedBackend(args.variant, args.models_dir, max_tokens=args.max_tokens)

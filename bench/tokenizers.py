@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from rag.keyword_index import KeywordIndex  # noqa: E402
-from rag.metrics import evaluate_run, ndcg_at_k  # noqa: E402
-from rag.tokenization import (  # noqa: E402
+from rag.keyword_index import KeywordIndex
+from rag.metrics import evaluate_run, ndcg_at_k
+from rag.tokenization import (
     AUTO_TOKENIZER,
     BigramTokenizer,
     EnglishTokenizer,
@@ -159,7 +159,11 @@ def index_latency(n_docs: int, n_queries: int) -> None:
         "bool mask (50%)": rng.random(n_docs) < 0.5,
         "weight mask": rng.random(n_docs).astype(np.float32),
     }
-    print(f"\nKeywordIndex, {n_docs:,} docs ({sum(map(len, docs)) / n_docs:.0f} tokens/doc), build {build_s:.1f} s")
+    vocabulary = len({token for doc in docs for token in doc})
+    print(
+        f"\nKeywordIndex, {n_docs:,} docs ({sum(map(len, docs)) / n_docs:.0f} tokens/doc, {vocabulary:,} terms),"
+        f" build {build_s:.1f} s"
+    )
 
     def time_queries(idx: KeywordIndex, label: str, mask: np.ndarray | None) -> None:
         times = []
@@ -168,7 +172,9 @@ def index_latency(n_docs: int, n_queries: int) -> None:
             idx.query(tokens, 20, allowed=mask)
             times.append((time.perf_counter() - t0) * 1000)
         p95 = statistics.quantiles(times, n=20)[-1]
-        print(f"  {label:28} mean {statistics.fmean(times):6.2f} ms  p50 {statistics.median(times):6.2f}  p95 {p95:6.2f}")
+        print(
+            f"  {label:28} mean {statistics.fmean(times):6.2f} ms  p50 {statistics.median(times):6.2f}  p95 {p95:6.2f}"
+        )
 
     for label, mask in masks.items():
         time_queries(index, label, mask)

@@ -86,7 +86,8 @@ def _emit(data: Any) -> None:
 
 def _progress(event: IndexProgress) -> None:
     eta = f", ~{event.eta_s:.0f}s left" if event.eta_s is not None else ""
-    line = f"\r[{event.done_files}/{event.total_files}] {event.stage} {event.current[:50]:<50} {event.elapsed_s:.0f}s{eta}"
+    counts = f"[{event.done_files}/{event.total_files}]"
+    line = f"\r{counts} {event.stage} {event.current[:50]:<50} {event.elapsed_s:.0f}s{eta}"
     print(line, end="", file=sys.stderr, flush=True)
 
 
@@ -128,13 +129,15 @@ def _stats(service, args) -> int:  # type: ignore[no-untyped-def]
     print(f"{stats.sources} sources, {stats.pages} pages, {stats.chunks} chunks; version {stats.index_version}; "
           f"model {stats.embedding_model}")  # fmt: skip
     for s in stats.per_source:
-        print(f"  {s.status:<8} {s.source} ({s.doc_type}, {s.pages} pages, {s.chunks} chunks){' — ' + s.error if s.error else ''}")
+        error = f" — {s.error}" if s.error else ""
+        print(f"  {s.status:<8} {s.source} ({s.doc_type}, {s.pages} pages, {s.chunks} chunks){error}")
     return 0
 
 
 def _remove(service, args) -> int:  # type: ignore[no-untyped-def]
     if not args.yes:
-        print(f"refusing to delete {len(args.sources)} source(s) without --yes: {', '.join(args.sources)}", file=sys.stderr)
+        names = ", ".join(args.sources)
+        print(f"refusing to delete {len(args.sources)} source(s) without --yes: {names}", file=sys.stderr)
         return 2
     removed = service.remove_sources(args.sources)
     print(f"removed {len(args.sources)} source(s), {removed} chunks")
@@ -193,13 +196,12 @@ def _quiz(service, args) -> int:  # type: ignore[no-untyped-def]
                                  progress=lambda msg: print(msg, file=sys.stderr))  # fmt: skip
     data = quiz.model_dump(mode="json")
     if args.json:
-        _emit({"quiz_id": data["quiz_id"], "items": [
-            {k: item[k] for k in ("id", "statement", "answer_bool", "explanation", "citations")} for item in data["items"]
-        ]})  # fmt: skip
+        keys = ("id", "statement", "answer_bool", "explanation", "citations")
+        _emit({"quiz_id": data["id"], "items": [{k: item[k] for k in keys} for item in data["items"]]})
         return 0
     for i, item in enumerate(data["items"], 1):
         print(f"{i}. {item['statement']}  [{'○' if item['answer_bool'] else '×'}]")
-    print(f"saved as {data['quiz_id']}")
+    print(f"saved as {data['id']}")
     return 0
 
 
@@ -210,5 +212,6 @@ def _evaluate(service, args) -> int:  # type: ignore[no-untyped-def]
         _emit({"modes": result["modes"]})
         return 0
     for mode, metrics in result["modes"].items():
-        print(mode + ": " + ", ".join(f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}" for k, v in metrics.items()))
+        figures = (f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}" for k, v in metrics.items())
+        print(f"{mode}: {', '.join(figures)}")
     return 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path, PurePath
@@ -126,6 +126,6 @@ def iso_date(value: object) -> str:
 def file_date(path: Path) -> str:
     """The file's modification date as YYYY-MM-DD (UTC), or ``""`` when it cannot be read."""
     try:
-        return datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc).strftime("%Y-%m-%d")
+        return datetime.fromtimestamp(path.stat().st_mtime, tz=UTC).strftime("%Y-%m-%d")
     except OSError:
         return ""

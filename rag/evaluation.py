@@ -99,7 +99,9 @@ def _beir(service: Any, folder: Path, split: str):  # type: ignore[no-untyped-de
     qrels_file = folder / "qrels" / f"{split}.tsv"
     for needed in (corpus, folder / "queries.jsonl", qrels_file):
         if not needed.is_file():
-            raise EvaluationError(f"{needed} is missing: a BEIR folder has corpus.jsonl, queries.jsonl and qrels/<split>.tsv.")
+            raise EvaluationError(
+                f"{needed} is missing: a BEIR folder has corpus.jsonl, queries.jsonl and qrels/<split>.tsv."
+            )
     qrels = read_qrels(qrels_file)
     queries = {q["_id"]: q["text"] for q in _read_jsonl(folder / "queries.jsonl") if q["_id"] in qrels}
     eval_service = _corpus_service(service, corpus)
@@ -152,7 +154,8 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
 def _golden(service: Any, path: Path):  # type: ignore[no-untyped-def]
     try:
         text = path.read_text(encoding="utf-8")
-        items = json.loads(text) if path.suffix == ".json" else [json.loads(l) for l in text.splitlines() if l.strip()]
+        lines = [line for line in text.splitlines() if line.strip()]
+        items = json.loads(text) if path.suffix == ".json" else [json.loads(line) for line in lines]
     except (OSError, json.JSONDecodeError) as err:
         raise EvaluationError(f"Cannot read golden QA file {path}: {err}") from err
     queries: dict[str, str] = {}
@@ -160,7 +163,9 @@ def _golden(service: Any, path: Path):  # type: ignore[no-untyped-def]
     use_pages = False
     for i, item in enumerate(items):
         if not isinstance(item, dict) or not item.get("question") or not item.get("expected_sources"):
-            raise EvaluationError(f"{path} item {i + 1}: needs \"question\" and \"expected_sources\" (see rag.evaluation).")
+            raise EvaluationError(
+                f"{path} item {i + 1}: needs \"question\" and \"expected_sources\" (see rag.evaluation)."
+            )
         qid = str(item.get("id", i + 1))
         queries[qid] = item["question"]
         pages = item.get("expected_pages") or []

@@ -22,7 +22,8 @@ def chroma_where(filters: SearchFilters | None) -> dict[str, Any] | None:
     if filters is None or filters.is_empty():
         return None
     clauses: list[dict[str, Any]] = []
-    for field, values in (("source", filters.sources), ("doc_type", filters.doc_types), ("language", filters.languages)):
+    listed = (("source", filters.sources), ("doc_type", filters.doc_types), ("language", filters.languages))
+    for field, values in listed:
         if values:
             clauses.append({field: {"$in": list(values)}})
     if filters.date_from:

@@ -221,7 +221,8 @@ class Index:
         source = prepared.file.source
         old_ids = set(run.previous_ids(source))
         kept_vectors = self.vectors.embeddings_of([c.chunk_id for c in prepared.chunks if c.chunk_id in old_ids])
-        vectors = {**kept_vectors, **{k: v for k, v in new_vectors.items() if k in {c.chunk_id for c in prepared.chunks}}}
+        own_ids = {c.chunk_id for c in prepared.chunks}
+        vectors = {**kept_vectors, **{k: v for k, v in new_vectors.items() if k in own_ids}}
         chunks, tokens, dropped = drop_near_duplicates(
             prepared.chunks, prepared.tokens, vectors, self.settings.near_duplicate_cosine
         )

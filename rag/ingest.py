@@ -57,7 +57,8 @@ def prepare_file(
     except OSError as err:
         return FileOutcome(file.source, "failed", error=f"Cannot read {file.path}: {err.strerror or err}")
     indexed = previous is not None and previous.status == "indexed"
-    if indexed and previous.path == str(file.path) and previous.size == stat.st_size and previous.mtime == stat.st_mtime:
+    same_file = previous is not None and previous.path == str(file.path)
+    if indexed and same_file and previous.size == stat.st_size and previous.mtime == stat.st_mtime:
         return FileOutcome(file.source, "unchanged", chunks=previous.chunks)
     try:
         digest = file_digest(file.path)

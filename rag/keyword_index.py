@@ -1,7 +1,7 @@
 """The persisted BM25 index over chunk tokens (bm25s), queried with an optional per-document mask.
 
 bm25s precomputes every (term, document) score into a sparse CSC matrix at build time, so a query only adds up
-the columns of its terms: at 100k chunks that is about a millisecond (``bench/tokenizers.py --latency``).
+the columns of its terms: at 100k chunks that is 1-2 ms on average (``bench/tokenizers.py --skip-table``).
 The default scoring is bm25s' ``"lucene"`` variant, idf = ln(1 + (N - df + 0.5) / (df + 0.5)), which stays
 positive for terms found in most documents (Robertson's idf goes to zero or below there, so on a small corpus a
 word present in most chunks would stop counting).
@@ -21,8 +21,9 @@ import shutil
 import tempfile
 import time
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import bm25s
 import numpy as np
@@ -30,7 +31,7 @@ import numpy as np
 from rag.errors import EmptyIndexError, IndexError_
 
 FORMAT = 1
-METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
+METHODS = ("lucene", "robertson", "atire")  # bm25s' BM25L and BM25+ add a non-occurrence term this query skips
 _IDS_FILE = "ids.json"
 _META_FILE = "meta.json"
 _LOAD_ATTEMPTS = 5
@@ -163,7 +164,7 @@ class KeywordIndex:
             (staging / _IDS_FILE).write_text(json.dumps(self._ids, ensure_ascii=False), encoding="utf-8")
             meta = {
                 "format": FORMAT,
-                "version": version,
+                "version": str(version),
                 "count": len(self._ids),
                 "empty": self._retriever is None,
                 "generation": uuid.uuid4().hex,  # lets load() notice a save that swapped directories mid-read
@@ -176,7 +177,7 @@ class KeywordIndex:
             ) from err
         finally:
             shutil.rmtree(staging, ignore_errors=True)
-        self.version = version
+        self.version = str(version)
 
     @classmethod
     def load(cls, directory: Path, *, mmap: bool = True) -> KeywordIndex:

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +110,7 @@ class Manifest:
 
     def bump_version(self, db: sqlite3.Connection, action: str, detail: str) -> str:
         """Next ``YYYYMMDD_vN`` (N counts the writes of that day), recorded in the history."""
-        today = datetime.now(timezone.utc).strftime("%Y%m%d")
+        today = datetime.now(UTC).strftime("%Y%m%d")
         current = self.get_meta("index_version")
         n = int(current.split("_v")[1]) + 1 if current.startswith(today + "_v") else 1
         version = f"{today}_v{n}"
@@ -251,4 +251,4 @@ def _source_row(row: tuple) -> SourceRow:  # type: ignore[type-arg]
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")

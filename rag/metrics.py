@@ -15,7 +15,7 @@ value against ranx 0.3.21. The conventions are ranx's (and trec_eval's):
 from __future__ import annotations
 
 import math
-from typing import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 Run = Mapping[str, Mapping[str, float]]
 Qrels = Mapping[str, Mapping[str, int]]

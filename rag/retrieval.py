@@ -182,7 +182,8 @@ def _boost_entities(
             listed = set(str(chunk.extra.get(field, "")).split(","))
             for entity in entities & listed:
                 extra += ENTITY_BOOST
-                if entity in chunk.section or re.search(rf"^\W*{re.escape(entity)}(?![A-Za-z0-9_])", chunk.text[:200], re.M):
+                at_line_start = re.search(rf"^\W*{re.escape(entity)}(?![A-Za-z0-9_])", chunk.text[:200], re.M)
+                if entity in chunk.section or at_line_start:
                     extra += DEFINITION_BOOST
         return extra
 

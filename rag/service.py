@@ -85,20 +85,20 @@ class RagService:
             IndexBusyError: another process is writing and did not finish within the lock timeout.
             ModelMismatchError: the index was built with another embedding model.
         """
-        return self.index.index_paths([Path(p) for p in paths], progress=progress)
+        return self._changed(self.index.index_paths([Path(p) for p in paths], progress=progress))
 
     def index_uploads(
         self, files: Sequence[tuple[str, bytes]], *, progress: ProgressCallback | None = None
     ) -> IndexReport:
         """Save uploaded files under ``<storage>/uploads`` (names kept, NFC-normalized) and index them."""
         saved = self.index.save_uploads(files)
-        return self.index.index_paths(saved, progress=progress, root=self.index.uploads_dir)
+        return self._changed(self.index.index_paths(saved, progress=progress, root=self.index.uploads_dir))
 
     def reindex(
         self, sources: Sequence[str] | None = None, *, progress: ProgressCallback | None = None
     ) -> IndexReport:
         """Re-read sources (all when None) from their recorded paths; unchanged ones cost nothing."""
-        return self.index.reindex(sources, progress=progress)
+        return self._changed(self.index.reindex(sources, progress=progress))
 
     def remove_sources(self, sources: Sequence[str]) -> int:
         """Delete sources from the manifest, Chroma and BM25. Returns the number of chunks removed.
@@ -106,7 +106,14 @@ class RagService:
         Raises:
             SourceNotFoundError: a named source is not indexed (nothing is removed then).
         """
-        return self.index.remove_sources(sources)
+        removed = self.index.remove_sources(sources)
+        self.quiz_pool.invalidate()
+        return removed
+
+    def _changed(self, report: IndexReport) -> IndexReport:
+        if report.embedded or report.removed or any(f.status != "unchanged" for f in report.files):
+            self.quiz_pool.invalidate()
+        return report
 
     # ---- inspection --------------------------------------------------------------------------------------
 
@@ -222,6 +229,13 @@ class RagService:
 
         return QuizStore(self.settings.storage / "quizzes")
 
+    @cached_property
+    def quiz_pool(self):  # type: ignore[no-untyped-def]  # rag.quiz.pool.ChunkPool
+        """Per-source chunk pools for quiz sampling, kept between quizzes and dropped when the index changes."""
+        from rag.quiz.pool import ChunkPool
+
+        return ChunkPool(self.index.catalog)
+
     def generate_quiz(
         self,
         source: str,
@@ -240,7 +254,7 @@ class RagService:
 
         self.chunks_of(source)  # raises SourceNotFoundError early with a clear message
         quiz = generate_quiz(
-            self.llm, self.index.catalog, source, count=count, level=level, settings=self.settings, progress=progress
+            self.llm, self.quiz_pool, source, count=count, level=level, settings=self.settings, progress=progress
         )
         return self.quizzes.save(quiz)
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from rag.errors import ConfigError
 
@@ -123,7 +124,7 @@ class Settings:
             raw = env.get(f"RAG_{name.upper()}")
             if raw is not None:
                 values[name] = raw
-        if "OLLAMA_HOST" in env and f"RAG_OLLAMA_HOST" not in env:
+        if "OLLAMA_HOST" in env and "RAG_OLLAMA_HOST" not in env:
             values["ollama_host"] = env["OLLAMA_HOST"]
         unknown = set(values) - set(known)
         if unknown:

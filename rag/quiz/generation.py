@@ -15,7 +15,7 @@ import re
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from rag.errors import LLMOutputError, QuizError
@@ -150,7 +150,7 @@ def generate_quiz(
         id=uuid.uuid4().hex[:12],
         source=document[0].source,
         level=level,  # type: ignore[arg-type]  # checked against LEVELS above
-        created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        created_at=datetime.now(UTC).isoformat(timespec="seconds"),
         backend=backend.name,
         items=items,
     )

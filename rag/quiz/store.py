@@ -13,7 +13,7 @@ import re
 import tempfile
 import threading
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -146,7 +146,7 @@ class QuizStore:
         """
         if total < 1 or not 0 <= correct <= total:
             raise ValueError(f"correct={correct}, total={total}; allowed: total >= 1 and 0 <= correct <= total")
-        record = ScoreRecord(correct=correct, total=total, at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        record = ScoreRecord(correct=correct, total=total, at=datetime.now(UTC).isoformat(timespec="seconds"))
         with self._lock:
             quiz = self.get(quiz_id)
             self._write(quiz.model_copy(update={"scores": [*quiz.scores, record]}))

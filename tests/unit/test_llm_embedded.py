@@ -195,3 +195,10 @@ def test_the_app_path_ollama_client_to_loopback_server_to_embedded_model(embedde
         pieces = list(OllamaBackend(server.host, "qwen2.5:7b-instruct").stream_chat(SUM, temperature=0.0))
 
     assert "5" in "".join(pieces)
+
+
+@pytest.mark.slow
+@needs_model
+def test_a_prompt_longer_than_the_context_says_how_to_shorten_it(embedded: EmbeddedBackend) -> None:
+    with pytest.raises(LLMUnavailableError, match=r"context window of 4096.*RAG_CONTEXT_BUDGET_CHARS"):
+        embedded.chat([Message("user", "passage " * 5000)])

@@ -7,11 +7,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from docmaker import JA_PARAGRAPHS, make_docx, make_pdf, make_xlsx
 
 from rag.errors import DocumentReadError, UnsupportedFileError
 from rag.parsing import SUPPORTED_EXTENSIONS, parse_file
 from rag.settings import Settings
-from tests.docmaker import JA_PARAGRAPHS, make_docx, make_pdf, make_xlsx
 
 SETTINGS = Settings()
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from docmaker import API_TABLE, EN_PARAGRAPHS, JA_PARAGRAPHS, PdfPage, make_long_pdf, make_pdf, wrap_lines
 
 from rag.chunking import chunk_document
 from rag.errors import DocumentReadError
 from rag.parsing import parse_file
 from rag.records import Chunk, ParsedDocument
 from rag.settings import Settings
-from tests.docmaker import API_TABLE, EN_PARAGRAPHS, JA_PARAGRAPHS, PdfPage, make_long_pdf, make_pdf, wrap_lines
 
 SETTINGS = Settings()
 HEADER = "TEE 内部仕様書 v1.2 社外秘"
