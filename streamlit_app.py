@@ -27,5 +27,7 @@ page = st.navigation(
         st.Page("pages/quiz.py", title=t("nav.quiz"), icon=":material/quiz:"),
     ]
 )
-render_sidebar(service)
 page.run()
+# The sidebar comes after the page so the page's first screen does not wait for the backend probe.
+# Pages therefore never st.stop(): the sidebar must be reached on every run.
+render_sidebar(service)

@@ -27,8 +27,13 @@ from rag.parsing import parse_file  # noqa: E402
 from rag.service import RagService  # noqa: E402
 from rag.settings import Settings  # noqa: E402
 
-JA = "本書は暗号化モジュールの設定手順を説明する。鍵の生成には管理者権限が必要であり、生成した鍵は安全な場所に保管すること。"
-EN = "The trusted application allocates memory with TEE_Malloc and releases it with TEE_Free before the session closes. "
+JA = (
+    "本書は暗号化モジュールの設定手順を説明する。"
+    "鍵の生成には管理者権限が必要であり、生成した鍵は安全な場所に保管すること。"
+)
+EN = (
+    "The trusted application allocates memory with TEE_Malloc and releases it with TEE_Free before the session closes. "
+)
 
 
 def make_pdf(path: Path, pages: int) -> None:
@@ -71,9 +76,11 @@ def bench_embedding_pipeline(settings: Settings, work: Path, docs: int) -> None:
     embedder.embed_passages(texts)
     bare_s = time.perf_counter() - started
     pipeline_rate, bare_rate = report.embedded / pipeline_s, len(texts) / bare_s
-    print(f"embedding: pipeline {pipeline_rate:.1f} chunks/s (whole index run incl. parse, tokenize, Chroma) vs bare "
-          f"encode {bare_rate:.1f} chunks/s of the same {len(texts)} texts: ratio {pipeline_rate / bare_rate:.2f} "
-          f"({settings.embedding_model})")
+    print(
+        f"embedding: pipeline {pipeline_rate:.1f} chunks/s (whole index run incl. parse, tokenize, Chroma) vs bare "
+        f"encode {bare_rate:.1f} chunks/s of the same {len(texts)} texts: ratio {pipeline_rate / bare_rate:.2f} "
+        f"({settings.embedding_model})"
+    )
 
 
 def bench_unchanged(settings: Settings, work: Path, files: int, repeats: int) -> None:
@@ -85,14 +92,19 @@ def bench_unchanged(settings: Settings, work: Path, files: int, repeats: int) ->
     service = RagService(fast)
     started = time.perf_counter()
     first = service.index_paths([folder])
-    print(f"first index of {files} small files: {time.perf_counter() - started:.1f} s, {first.embedded} embedded (MiniLM)")
+    print(
+        f"first index of {files} small files: {time.perf_counter() - started:.1f} s, {first.embedded} embedded (MiniLM)"
+    )
     times, embedded = [], []
     for _ in range(repeats):
         started = time.perf_counter()
         again = RagService(fast, embedder=service.embedder).index_paths([folder])
         times.append(time.perf_counter() - started)
         embedded.append(again.embedded)
-    print(f"re-index unchanged folder of {files} files: median {statistics.median(times):.2f} s, embeddings {max(embedded)}")
+    print(
+        f"re-index unchanged folder of {files} files: median {statistics.median(times):.2f} s, "
+        f"embeddings {max(embedded)}"
+    )
 
 
 def main() -> None:

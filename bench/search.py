@@ -37,8 +37,10 @@ SCIFACT = ROOT.parent / "shared" / "data" / "scifact"
 def find_eval_storage(settings: Settings) -> Path:
     candidates = sorted((settings.storage / "eval").glob("scifact-*"))
     if not candidates:
-        sys.exit(f"No SciFact evaluation index under {settings.storage / 'eval'}: run "
-                 "`python -m rag evaluate ../shared/data/scifact --split train` first (same RAG_STORAGE_DIR).")  # fmt: skip
+        sys.exit(
+            f"No SciFact evaluation index under {settings.storage / 'eval'}: run "
+            "`python -m rag evaluate ../shared/data/scifact --split train` first (same RAG_STORAGE_DIR)."
+        )
     return candidates[-1]
 
 
@@ -93,7 +95,9 @@ def main() -> None:
     args = parser.parse_args()
     settings = Settings.from_env()
     base = RagService(replace(settings, storage_dir=find_eval_storage(settings), model_dir=settings.models))
-    queries = [json.loads(line)["text"] for line in (SCIFACT / "queries.jsonl").read_text().splitlines()][: args.queries]
+    queries = [json.loads(line)["text"] for line in (SCIFACT / "queries.jsonl").read_text().splitlines()][
+        : args.queries
+    ]
     with tempfile.TemporaryDirectory(dir=os.environ.get("TMPDIR")) as tmp:
         big = RagService(replace(settings, storage_dir=Path(tmp), model_dir=settings.models), embedder=base.embedder)
         started = time.perf_counter()

@@ -36,8 +36,13 @@ def show_answer(answer: Answer, turn: int, *, streamed: bool) -> None:
     if answer.backend:
         st.caption(t("qa.backend", name=answer.backend))
     for i, followup in enumerate(answer.followups):
-        st.button(followup, key=f"qa_follow_{turn}_{i}", on_click=ask_followup, args=(followup,),
-                  icon=":material/subdirectory_arrow_right:")
+        st.button(
+            followup,
+            key=f"qa_follow_{turn}_{i}",
+            on_click=ask_followup,
+            args=(followup,),
+            icon=":material/subdirectory_arrow_right:",
+        )
 
 
 for turn, (question, answer) in enumerate(history):

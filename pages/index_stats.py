@@ -8,28 +8,26 @@ import pandas as pd
 import streamlit as st
 
 from rag.errors import RagError
+from rag.records import IndexStats
 from ui.i18n import t
 from ui.service import get_service
 
 svc = get_service()
 st.title(t("stats.title"))
 
-try:
-    stats = svc.stats()
-except RagError as err:
-    st.error(str(err))
-    st.stop()
 
-total_sources, total_pages, total_chunks, version = st.columns(4)
-total_sources.metric(t("stats.sources"), stats.sources)
-total_pages.metric(t("stats.pages"), stats.pages)
-total_chunks.metric(t("stats.chunks"), stats.chunks)
-version.metric(t("stats.version"), stats.index_version or "–")
-st.caption(t("stats.embedding", model=stats.embedding_model or "–"))
+def show_index(stats: IndexStats) -> None:
+    """Totals, the per-source table and the charts."""
+    total_sources, total_pages, total_chunks, version = st.columns(4)
+    total_sources.metric(t("stats.sources"), stats.sources)
+    total_pages.metric(t("stats.pages"), stats.pages)
+    total_chunks.metric(t("stats.chunks"), stats.chunks)
+    version.metric(t("stats.version"), stats.index_version or "–")
+    st.caption(t("stats.embedding", model=stats.embedding_model or "–"))
 
-if not stats.per_source:
-    st.info(t("common.empty_index"))
-else:
+    if not stats.per_source:
+        st.info(t("common.empty_index"))
+        return
     table = pd.DataFrame(
         [
             {
@@ -66,21 +64,39 @@ else:
             bins = pd.cut(pd.Series(lengths), bins=min(20, max(1, len(set(lengths)))))
             histogram = bins.value_counts(sort=False)
             st.bar_chart(
-                pd.DataFrame({t("stats.length"): [f"{int(b.left)}–{int(b.right)}" for b in histogram.index],
-                              t("stats.count"): histogram.to_numpy()}),
+                pd.DataFrame(
+                    {
+                        t("stats.length"): [f"{int(b.left)}–{int(b.right)}" for b in histogram.index],
+                        t("stats.count"): histogram.to_numpy(),
+                    }
+                ),
                 x=t("stats.length"),
                 y=t("stats.count"),
                 sort=False,
             )
-            st.caption(t("stats.length_summary", n=len(lengths), mean=sum(lengths) / len(lengths), longest=max(lengths)))
+            st.caption(
+                t("stats.length_summary", n=len(lengths), mean=sum(lengths) / len(lengths), longest=max(lengths))
+            )
     with types_tab:
         doc_types = Counter(row.doc_type for row in stats.per_source)
-        st.bar_chart(pd.DataFrame({t("col.doc_type"): list(doc_types), t("stats.count"): list(doc_types.values())}),
-                     x=t("col.doc_type"), y=t("stats.count"))
+        st.bar_chart(
+            pd.DataFrame({t("col.doc_type"): list(doc_types), t("stats.count"): list(doc_types.values())}),
+            x=t("col.doc_type"),
+            y=t("stats.count"),
+        )
     with language_tab:
         languages = Counter(row.language or "?" for row in stats.per_source)
-        st.bar_chart(pd.DataFrame({t("col.language"): list(languages), t("stats.count"): list(languages.values())}),
-                     x=t("col.language"), y=t("stats.count"))
+        st.bar_chart(
+            pd.DataFrame({t("col.language"): list(languages), t("stats.count"): list(languages.values())}),
+            x=t("col.language"),
+            y=t("stats.count"),
+        )
+
+
+try:
+    show_index(svc.stats())
+except RagError as err:
+    st.error(str(err))
 
 st.subheader(t("stats.history"))
 try:
@@ -90,8 +106,10 @@ except RagError as err:
     history = []
 if history:
     st.dataframe(
-        [{t("col.version"): h.index_version, t("col.at"): h.at, t("col.action"): h.action, t("col.detail"): h.detail}
-         for h in history],
+        [
+            {t("col.version"): h.index_version, t("col.at"): h.at, t("col.action"): h.action, t("col.detail"): h.detail}
+            for h in history
+        ],
         hide_index=True,
     )
 else:
@@ -106,8 +124,16 @@ if st.button(t("stats.check"), key="stats_check"):
             st.error(str(err))
 if report := st.session_state.get("stats_consistency"):
     (st.success if report.ok else st.error)(t("stats.consistent") if report.ok else t("stats.inconsistent"))
-    st.table([{t("stats.store"): name, t("col.chunks"): count} for name, count in
-              [("manifest", report.manifest_chunks), ("Chroma", report.vector_chunks), ("BM25", report.keyword_chunks)]])
+    st.table(
+        [
+            {t("stats.store"): name, t("col.chunks"): count}
+            for name, count in [
+                ("manifest", report.manifest_chunks),
+                ("Chroma", report.vector_chunks),
+                ("BM25", report.keyword_chunks),
+            ]
+        ]
+    )
     if report.missing_in_vectors:
         st.text(t("stats.missing", ids=", ".join(report.missing_in_vectors[:20])))
     if report.orphans_in_vectors:

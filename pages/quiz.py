@@ -5,12 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from rag.errors import RagError
-from rag.records import Citation
+from rag.quiz.models import Quiz
 from ui.i18n import t
 from ui.service import get_service
-from ui.widgets import escape_md, show_citations
-
-LEVELS = ["beginner", "intermediate", "advanced"]
+from ui.widgets import QUIZ_LEVELS, escape_md, quiz_set_label, show_judgement
 
 svc = get_service()
 st.title(t("quiz.title"))
@@ -20,6 +18,42 @@ def start(quiz_id: str) -> None:
     st.session_state["quiz_current"] = quiz_id
     st.session_state["quiz_position"] = 0
     st.session_state["quiz_answers"] = {}  # item_id -> judgement
+
+
+def play(quiz: Quiz) -> None:
+    """One statement at a time: answer ○ or ×, see the judgement and its citations, then the next."""
+    answers: dict = st.session_state["quiz_answers"]
+    position: int = st.session_state["quiz_position"]
+    score = sum(j.correct for j in answers.values())
+    if position >= len(quiz.items):
+        st.success(t("quiz.finished", score=score, total=len(quiz.items)))
+        st.button(t("quiz.restart"), key="quiz_restart", on_click=start, args=(quiz.id,))
+        return
+    item = quiz.items[position]
+    st.progress(position / len(quiz.items), text=t("quiz.progress", i=position + 1, n=len(quiz.items)))
+    st.caption(t("quiz.score_so_far", score=score, answered=len(answers)))
+    with st.container(border=True):
+        st.markdown(f"### {escape_md(item.statement)}")
+    judgement = answers.get(item.id)
+    if judgement is None:
+        true_col, false_col = st.columns(2)
+        said_true = true_col.button(t("quiz.true"), key=f"quiz_true_{position}", width="stretch")
+        said_false = false_col.button(t("quiz.false"), key=f"quiz_false_{position}", width="stretch")
+        if said_true or said_false:
+            try:
+                judgement = svc.quizzes.judge(quiz.id, item.id, said_true)
+                answers[item.id] = judgement
+                if len(answers) == len(quiz.items):
+                    svc.quizzes.record_score(quiz.id, sum(j.correct for j in answers.values()), len(quiz.items))
+            except RagError as err:
+                st.error(str(err))
+            else:
+                st.rerun()
+    else:
+        show_judgement(judgement, item.answer_bool, key=f"quiz_{position}", render_page=svc.render_page)
+        if st.button(t("quiz.next"), type="primary", key=f"quiz_next_{position}"):
+            st.session_state["quiz_position"] = position + 1
+            st.rerun()
 
 
 play_tab, generate_tab, manage_tab = st.tabs([t("quiz.tab_play"), t("quiz.tab_generate"), t("quiz.tab_manage")])
@@ -35,8 +69,9 @@ with generate_tab:
     with st.form("quiz_generate"):
         source = st.selectbox(t("quiz.source"), sources, key="quiz_source")
         level_col, count_col = st.columns(2)
-        level = level_col.selectbox(t("quiz.level"), LEVELS, format_func=lambda v: t(f"quiz.level_{v}"),
-                                    key="quiz_level")
+        level = level_col.selectbox(
+            t("quiz.level"), QUIZ_LEVELS, format_func=lambda v: t(f"quiz.level_{v}"), key="quiz_level"
+        )
         count = count_col.number_input(t("quiz.count"), 1, 20, 5, key="quiz_count")
         generate = st.form_submit_button(t("quiz.generate"), type="primary", disabled=not sources, key="quiz_submit")
     if generate and source:
@@ -55,8 +90,7 @@ try:
 except RagError as err:
     st.error(str(err))
     saved = []
-titles = {q.id: t("quiz.set_title", source=q.source, n=q.count, level=t(f"quiz.level_{q.level}") if q.level in LEVELS
-                   else q.level, at=q.created_at[:16].replace("T", " ")) for q in saved}
+titles = {q.id: quiz_set_label(q) for q in saved}
 
 with play_tab:
     if not saved:
@@ -64,53 +98,22 @@ with play_tab:
     else:
         ids = list(titles)
         current = st.session_state.get("quiz_current")
-        chosen = st.selectbox(t("quiz.choose_set"), ids, index=ids.index(current) if current in ids else 0,
-                              format_func=titles.__getitem__, key=f"quiz_pick_{current}")
+        chosen = st.selectbox(
+            t("quiz.choose_set"),
+            ids,
+            index=ids.index(current) if current in ids else 0,
+            format_func=titles.__getitem__,
+            key=f"quiz_pick_{current}",
+        )
         if chosen != current:
             start(chosen)
         try:
             quiz = svc.quizzes.get(chosen)
         except RagError as err:
             st.error(str(err))
-            st.stop()
-        answers: dict = st.session_state["quiz_answers"]
-        position: int = st.session_state["quiz_position"]
-        score = sum(j.correct for j in answers.values())
-        if position >= len(quiz.items):
-            st.success(t("quiz.finished", score=score, total=len(quiz.items)))
-            st.button(t("quiz.restart"), key="quiz_restart", on_click=start, args=(quiz.id,))
-        else:
-            item = quiz.items[position]
-            st.progress(position / len(quiz.items), text=t("quiz.progress", i=position + 1, n=len(quiz.items)))
-            st.caption(t("quiz.score_so_far", score=score, answered=len(answers)))
-            with st.container(border=True):
-                st.markdown(f"### {escape_md(item.statement)}")
-            judgement = answers.get(item.id)
-            if judgement is None:
-                true_col, false_col = st.columns(2)
-                said_true = true_col.button(t("quiz.true"), key=f"quiz_true_{position}", width="stretch")
-                said_false = false_col.button(t("quiz.false"), key=f"quiz_false_{position}", width="stretch")
-                if said_true or said_false:
-                    try:
-                        judgement = svc.quizzes.judge(quiz.id, item.id, said_true)
-                        answers[item.id] = judgement
-                        if len(answers) == len(quiz.items):
-                            svc.quizzes.record_score(quiz.id, sum(j.correct for j in answers.values()), len(quiz.items))
-                    except RagError as err:
-                        st.error(str(err))
-                    else:
-                        st.rerun()
-            else:
-                (st.success if judgement.correct else st.error)(t("quiz.correct") if judgement.correct
-                                                                else t("quiz.wrong"))
-                st.markdown(t("quiz.truth", answer=t("quiz.true") if item.answer_bool else t("quiz.false")))
-                st.text(judgement.explanation)
-                citations = [Citation(n, c.source, c.page, c.quote, c.chunk_id)
-                             for n, c in enumerate(judgement.citations, start=1)]
-                show_citations(citations, key=f"quiz_{position}", render_page=svc.render_page)
-                if st.button(t("quiz.next"), type="primary", key=f"quiz_next_{position}"):
-                    st.session_state["quiz_position"] = position + 1
-                    st.rerun()
+            quiz = None
+        if quiz is not None:
+            play(quiz)
 
 with manage_tab:
     if not saved:
@@ -121,8 +124,14 @@ with manage_tab:
             try:
                 scores = svc.quizzes.scores(q.id)
                 export_col, delete_col = st.columns(2)
-                export_col.download_button(t("quiz.export"), svc.quizzes.export(q.id), file_name=f"quiz-{q.id}.json",
-                                           mime="application/json", key=f"quiz_export_{q.id}", on_click="ignore")
+                export_col.download_button(
+                    t("quiz.export"),
+                    svc.quizzes.export(q.id),
+                    file_name=f"quiz-{q.id}.json",
+                    mime="application/json",
+                    key=f"quiz_export_{q.id}",
+                    on_click="ignore",
+                )
                 if delete_col.button(t("quiz.delete"), key=f"quiz_delete_{q.id}"):
                     svc.quizzes.delete(q.id)
                     if st.session_state.get("quiz_current") == q.id:

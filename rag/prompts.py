@@ -38,10 +38,10 @@ SYSTEM_PROMPT: dict[Language, str] = {
         "1. Use only facts stated in the passages; never add outside knowledge.\n"
         "2. End every sentence that uses a passage with its number in brackets, e.g. [1] or [1][3]. "
         "Cite only numbers that exist.\n"
-        "3. If the passages do not contain the answer, reply only: \"I don't know based on the documents.\"\n"
+        '3. If the passages do not contain the answer, reply only: "I don\'t know based on the documents."\n'
         "4. Answer in English, concisely (at most about six sentences).\n"
-        "5. After the answer, write a line \"FOLLOWUPS:\" followed by 2-3 short follow-up questions the passages "
-        "could answer, one per line, each starting with \"- \"."
+        '5. After the answer, write a line "FOLLOWUPS:" followed by 2-3 short follow-up questions the passages '
+        'could answer, one per line, each starting with "- ".'
     ),
 }
 

@@ -166,9 +166,7 @@ def _scores(f: Fused) -> StageScores:
     return StageScores(f.dense_rank, f.dense_score, f.bm25_rank, f.bm25_score, f.rrf)
 
 
-def _boost_entities(
-    query: str, fused: list[Fused], chunks: dict[str, Chunk], patterns: dict[str, str]
-) -> list[Fused]:
+def _boost_entities(query: str, fused: list[Fused], chunks: dict[str, Chunk], patterns: dict[str, str]) -> list[Fused]:
     """Chunks that list an entity the query names come first; those that define it before those that mention it."""
     named = {field: set(re.findall(p, query)) for field, p in patterns.items()}
     named = {field: found for field, found in named.items() if found}

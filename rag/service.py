@@ -94,9 +94,7 @@ class RagService:
         saved = self.index.save_uploads(files)
         return self._changed(self.index.index_paths(saved, progress=progress, root=self.index.uploads_dir))
 
-    def reindex(
-        self, sources: Sequence[str] | None = None, *, progress: ProgressCallback | None = None
-    ) -> IndexReport:
+    def reindex(self, sources: Sequence[str] | None = None, *, progress: ProgressCallback | None = None) -> IndexReport:
         """Re-read sources (all when None) from their recorded paths; unchanged ones cost nothing."""
         return self._changed(self.index.reindex(sources, progress=progress))
 

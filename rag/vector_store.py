@@ -27,9 +27,7 @@ class VectorStore(Protocol):
 
     def delete(self, ids: Iterable[str]) -> None: ...
 
-    def query(
-        self, embedding: np.ndarray, k: int, where: dict[str, Any] | None = None
-    ) -> list[tuple[str, float]]: ...
+    def query(self, embedding: np.ndarray, k: int, where: dict[str, Any] | None = None) -> list[tuple[str, float]]: ...
 
     def embeddings_of(self, ids: Sequence[str]) -> dict[str, np.ndarray]: ...
 
@@ -79,14 +77,12 @@ class ChromaStore:
         for start in range(0, len(id_list), _WRITE_BATCH):
             self._collection.delete(ids=id_list[start : start + _WRITE_BATCH])
 
-    def query(
-        self, embedding: np.ndarray, k: int, where: dict[str, Any] | None = None
-    ) -> list[tuple[str, float]]:
+    def query(self, embedding: np.ndarray, k: int, where: dict[str, Any] | None = None) -> list[tuple[str, float]]:
         """Nearest chunks as (chunk_id, cosine similarity), best first."""
         if k <= 0:
             return []
         result = self._collection.query(
-            query_embeddings=[np.asarray(embedding, dtype=np.float32)],
+            query_embeddings=[np.asarray(embedding, dtype=np.float32).tolist()],
             n_results=k,
             where=where or None,
             include=["distances"],
@@ -99,7 +95,8 @@ class ChromaStore:
         if not ids:
             return {}
         got = self._collection.get(ids=list(ids), include=["embeddings"])
-        return {cid: np.asarray(vec, dtype=np.float32) for cid, vec in zip(got["ids"], got["embeddings"])}
+        vectors = got["embeddings"] if got["embeddings"] is not None else []
+        return {cid: np.asarray(vec, dtype=np.float32) for cid, vec in zip(got["ids"], vectors)}
 
     def all_ids(self) -> set[str]:
         ids: set[str] = set()

@@ -17,6 +17,10 @@ apt_install() {  # apt_install PKG... : installs only what is missing
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+pip_quiet() {  # pip without the machine's noise about find-links folders that do not exist
+  .venv/bin/python -m pip "$@" 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2)
+}
+
 ensure_venv() {
   local python=python3
   command -v python3.11 >/dev/null 2>&1 && python=python3.11  # torch 2.13.0's CPU wheel on disk is for 3.11
@@ -25,9 +29,9 @@ ensure_venv() {
   if [ "$(cat .venv/.requirements.sha256 2>/dev/null)" != "$want" ]; then
     say "installing pinned requirements into .venv (first run: several minutes; llama-cpp-python compiles"
     say "from source for 6-8 minutes on 2 cores — later runs reuse the wheel pip cached)"
-    .venv/bin/python -m pip install -q --upgrade pip
+    pip_quiet install -q --upgrade pip
     # GGML_NATIVE=OFF: the compiled wheel pip caches stays portable to any x86-64 CPU
-    CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}" .venv/bin/python -m pip install -q -r requirements.txt
+    CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}" pip_quiet install -q -r requirements.txt
     echo "$want" > .venv/.requirements.sha256
   fi
 }

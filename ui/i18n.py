@@ -21,13 +21,15 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
         "まだ何もインデックスされていません。「アップロード」でファイルを追加してください。",
         "Nothing is indexed yet. Add files on the Upload page.",
     ),
+    "common.choose": ("選択してください", "Choose"),
     "common.language": ("言語 / Language", "言語 / Language"),
     # sidebar
     "sidebar.llm": ("LLM バックエンド", "LLM backend"),
     "sidebar.recheck": ("Ollama を再確認", "Re-check Ollama"),
     "sidebar.live": ("使用中: {name}{model}", "Live: {name}{model}"),
     "sidebar.no_backend": (
-        "利用できるバックエンドがありません (設定: {configured})。Ollama を起動するか RAG_LLM_BACKEND=extractive にしてください。",
+        "利用できるバックエンドがありません (設定: {configured})。"
+        "Ollama を起動するか RAG_LLM_BACKEND=extractive にしてください。",
         "No backend is available (configured: {configured}). Start Ollama or set RAG_LLM_BACKEND=extractive.",
     ),
     "sidebar.backends": ("すべてのバックエンド", "All backends"),
@@ -78,7 +80,10 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
         "Choose files (PDF, TXT, MD, DOCX, HTML, CSV, XLSX, JSON, JSONL)",
     ),
     "upload.index_files": ("インデックスに追加", "Add to index"),
-    "upload.folder": ("フォルダーのパス (サーバー上、再帰的に読み込みます)", "Folder path (on the server, read recursively)"),
+    "upload.folder": (
+        "フォルダーのパス (サーバー上、再帰的に読み込みます)",
+        "Folder path (on the server, read recursively)",
+    ),
     "upload.index_folder": ("フォルダーをインデックス", "Index folder"),
     "upload.indexing": ("{n} 件のファイルをインデックス中…", "Indexing {n} file(s)…"),
     "upload.indexing_folder": ("{path} をインデックス中…", "Indexing {path}…"),
@@ -87,7 +92,8 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
     "upload.failed": ("インデックスに失敗しました", "Indexing failed"),
     "upload.result": ("ファイルごとの結果", "Result per file"),
     "upload.summary": (
-        "版 {version}: 新規 {indexed} · 更新 {updated} · 変更なし {unchanged} · 失敗 {failed} · 埋め込み {embedded} チャンク",
+        "版 {version}: 新規 {indexed} · 更新 {updated} · 変更なし {unchanged} · 失敗 {failed} · "
+        "埋め込み {embedded} チャンク",
         "Version {version}: {indexed} indexed · {updated} updated · {unchanged} unchanged · {failed} failed · "
         "{embedded} chunks embedded",
     ),
@@ -105,7 +111,10 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
     ),
     "upload.confirm_yes": ("はい、削除します", "Yes, delete"),
     "upload.confirm_no": ("キャンセル", "Cancel"),
-    "upload.deleted": ("{n} 件のソースを削除しました ({chunks} チャンク)。", "Deleted {n} source(s) ({chunks} chunks)."),
+    "upload.deleted": (
+        "{n} 件のソースを削除しました ({chunks} チャンク)。",
+        "Deleted {n} source(s) ({chunks} chunks).",
+    ),
     # stats
     "stats.title": ("インデックス統計", "Index statistics"),
     "stats.sources": ("ソース", "Sources"),
@@ -139,7 +148,10 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
     "search.tab_search": ("検索", "Search"),
     "search.tab_eval": ("評価", "Evaluation"),
     "search.query": ("検索クエリ", "Query"),
-    "search.weight": ("意味検索の重み (0 = BM25 のみ, 1 = ベクトルのみ)", "Semantic weight (0 = BM25 only, 1 = dense only)"),
+    "search.weight": (
+        "意味検索の重み (0 = BM25 のみ, 1 = ベクトルのみ)",
+        "Semantic weight (0 = BM25 only, 1 = dense only)",
+    ),
     "search.weight_help": ("RRF 融合でのベクトル検索の重み。", "Weight of the dense ranking in the RRF fusion."),
     "search.top_k": ("件数", "Top k"),
     "search.rerank": ("リランカー", "Reranker"),
@@ -211,7 +223,10 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
     "quiz.level_intermediate": ("中級", "intermediate"),
     "quiz.level_advanced": ("上級", "advanced"),
     "quiz.choose_set": ("クイズセット", "Quiz set"),
-    "quiz.no_sets": ("保存済みのクイズはありません。「作成」タブで作ってください。", "No saved quiz yet. Make one in Generate."),
+    "quiz.no_sets": (
+        "保存済みのクイズはありません。「作成」タブで作ってください。",
+        "No saved quiz yet. Make one in Generate.",
+    ),
     "quiz.progress": ("{i} / {n} 問目", "Statement {i} of {n}"),
     "quiz.true": ("○ 正しい", "○ True"),
     "quiz.false": ("× 誤り", "× False"),

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import streamlit as st
 
 from rag.errors import RagError
+from rag.quiz.store import Judgement, QuizSummary
 from rag.records import Citation, Hit, IndexProgress, IndexReport, StageScores
 from ui.i18n import t
 
@@ -89,7 +90,7 @@ def show_citations(
         is_pdf = citation.source.lower().endswith(".pdf") and citation.page
         if render_page and is_pdf and st.toggle(t("qa.show_page"), key=f"{key}_page_{citation.n}"):
             try:
-                st.image(render_page(citation.source, int(citation.page or 1), citation.quote))
+                st.image(render_page(citation.source, int(citation.page or 1), citation.quote), width=640)
             except (RagError, ValueError) as err:
                 st.error(str(err))
 
@@ -150,3 +151,27 @@ def streamed_text(pieces: Iterator[str], sink: list[str]) -> Iterator[str]:
     for piece in pieces:
         sink.append(piece)
         yield escape_md(piece)
+
+
+QUIZ_LEVELS = ["beginner", "intermediate", "advanced"]
+
+
+def quiz_set_label(summary: QuizSummary) -> str:
+    """How a saved quiz set is named in lists: source, size, level and when it was made."""
+    level = t(f"quiz.level_{summary.level}") if summary.level in QUIZ_LEVELS else summary.level
+    at = summary.created_at[:16].replace("T", " ")
+    return t("quiz.set_title", source=summary.source, n=summary.count, level=level, at=at)
+
+
+def show_judgement(
+    judgement: Judgement, truth: bool, *, key: str, render_page: Callable[[str, int, str], bytes] | None = None
+) -> None:
+    """Right or wrong, the right answer, the explanation and the citations that show why."""
+    if judgement.correct:
+        st.success(t("quiz.correct"))
+    else:
+        st.error(t("quiz.wrong"))
+    st.markdown(t("quiz.truth", answer=t("quiz.true") if truth else t("quiz.false")))
+    st.text(judgement.explanation)
+    citations = [Citation(n, c.source, c.page, c.quote, c.chunk_id) for n, c in enumerate(judgement.citations, 1)]
+    show_citations(citations, key=key, render_page=render_page)

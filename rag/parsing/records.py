@@ -79,7 +79,7 @@ def record_blocks(records: Iterable[tuple[int, Any]], settings: Settings) -> tup
     missing = 0
     for number, record in records:
         if isinstance(record, str):
-            text, meta = record, {}
+            text, meta = record, dict[str, Scalar]()
         elif isinstance(record, dict):
             text = "\n\n".join(t for f in settings.json_text_fields if (t := _as_text(_lookup(record, f)).strip()))
             meta = {}

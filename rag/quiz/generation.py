@@ -236,7 +236,8 @@ def _ask(
     reasons: Counter[str],
 ) -> list[Candidate]:
     """One generation call (plus one repair retry) over a batch of the sample; the valid candidates."""
-    batch, used_chars = [], 0
+    batch: list[Any] = []
+    used_chars = 0
     for chunk in sample:
         if batch and (used_chars + len(chunk.text) > settings.context_budget_chars or len(batch) >= need + 2):
             break
@@ -301,12 +302,15 @@ def _citation(candidate: Candidate) -> list[CitationRef]:
 
 
 def _true_item(candidate: Candidate, language: Language) -> QuizItem:
-    base = f"正しい。文書には「{candidate.quote}」とあります。" if language == "ja" else (
-        f"True. The document states: “{candidate.quote}”"
+    base = (
+        f"正しい。文書には「{candidate.quote}」とあります。"
+        if language == "ja"
+        else (f"True. The document states: “{candidate.quote}”")
     )
     explanation = f"{base} {candidate.explanation}".strip()
-    return QuizItem(id="", statement=candidate.statement, answer_bool=True, explanation=explanation,
-                    citations=_citation(candidate))
+    return QuizItem(
+        id="", statement=candidate.statement, answer_bool=True, explanation=explanation, citations=_citation(candidate)
+    )
 
 
 def _false_item(candidate: Candidate, change: Perturbation | None, language: Language) -> QuizItem:
@@ -316,5 +320,10 @@ def _false_item(candidate: Candidate, change: Perturbation | None, language: Lan
     else:
         detail = f" (“{change.original}”, not “{change.replacement}”)" if change else ""
         explanation = f"False. The document states: “{candidate.quote}”{detail}. {candidate.explanation}"
-    return QuizItem(id="", statement=candidate.statement, answer_bool=False, explanation=explanation.strip(),
-                    citations=_citation(candidate))
+    return QuizItem(
+        id="",
+        statement=candidate.statement,
+        answer_bool=False,
+        explanation=explanation.strip(),
+        citations=_citation(candidate),
+    )

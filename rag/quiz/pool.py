@@ -25,8 +25,17 @@ LEVEL_KEYWORDS: dict[str, tuple[str, ...]] = {
     "beginner": ("概要", "定義", "目的", "基本", "ルール", "overview", "definition", "purpose", "basic", "rule"),
     "intermediate": ("手順", "方法", "対応", "フロー", "操作", "procedure", "method", "steps", "flow", "operation"),
     "advanced": (
-        "例外", "禁止", "注意", "判断", "リスク",
-        "exception", "prohibited", "caution", "judgement", "judgment", "risk",
+        "例外",
+        "禁止",
+        "注意",
+        "判断",
+        "リスク",
+        "exception",
+        "prohibited",
+        "caution",
+        "judgement",
+        "judgment",
+        "risk",
     ),
 }
 

@@ -83,7 +83,7 @@ def validate_generated(raw: Any, passages: Sequence[Chunk], document: Sequence[C
 
 
 def check_truth(statement: str, answer_bool: bool, chunk_text: str, quote: str, document: Sequence[str]) -> str:
-    """"" when the statement's truth value checks out against its chunk, else the rejection reason."""
+    """ "" when the statement's truth value checks out against its chunk, else the rejection reason."""
     stated = any(_plain(statement) in _plain(text) for text in document)
     if answer_bool:
         supported = support(statement, quote) >= TRUE_QUOTE_SUPPORT or support(statement, chunk_text) >= (
@@ -122,7 +122,7 @@ class Deduplicator:
         self._citations: set[tuple[str, int | None, str]] = set()
 
     def reason(self, statement: str, chunk: Chunk, quote: str) -> str:
-        """"" when new, else ``duplicate_statement``, ``duplicate_content`` or ``citation_reused``."""
+        """ "" when new, else ``duplicate_statement``, ``duplicate_content`` or ``citation_reused``."""
         if _plain(statement) in self._statements:
             return "duplicate_statement"
         tokens = content_tokens(statement)
@@ -166,4 +166,3 @@ def _plain(text: str) -> str:
 
 def _dice(a: set[str], b: set[str]) -> float:
     return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
-

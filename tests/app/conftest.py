@@ -13,13 +13,12 @@ from pathlib import Path
 import pytest
 import streamlit as st
 import streamlit.testing.v1.app_test as app_test_module
+from app_driver import APP, RUN_TIMEOUT, ok
+from docmaker import JA_PARAGRAPHS, PdfPage, make_pdf
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from app_driver import APP, RUN_TIMEOUT, ok
-from docmaker import JA_PARAGRAPHS, PdfPage, make_pdf
 from rag.embedding import MINILM_OFFLINE
-
 
 EN_TEXT = (
     "The secure world keeps trusted applications isolated from the rich operating system. "

@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
-from streamlit.testing.v1 import AppTest
-
 from app_driver import APP, RUN_TIMEOUT, index_folder, ok, texts
 from docmaker import JA_PARAGRAPHS, PdfPage, make_pdf
 from ollama_api_server import LLMTestServer, Reply
+from streamlit.testing.v1 import AppTest
 
 QUESTION = "TEE_Mallocは何をする関数ですか?"
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from streamlit.testing.v1 import AppTest
-
 from app_driver import index_folder, ok, texts
 from docmaker import PdfPage, make_pdf
+from streamlit.testing.v1 import AppTest
 
 FACTS = (
     "セキュアストレージの鍵は128ビットのAESで暗号化される。",

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from streamlit.testing.v1 import AppTest
-
 from app_driver import index_folder, ok, texts
+from streamlit.testing.v1 import AppTest
 
 
 def search(at: AppTest, query: str) -> AppTest:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from app_driver import ok, texts, upload
 from streamlit.testing.v1 import AppTest
 
-from app_driver import ok, texts, upload
 from rag.embedding import MINILM_OFFLINE
 
 
@@ -19,7 +19,16 @@ def test_first_page_shows_upload_and_a_sidebar_that_says_what_is_live(app: AppTe
     assert str(storage.resolve()) in sidebar
     assert "インデックス版: –" in sidebar  # nothing indexed yet, and no model was loaded to say so
     assert app.file_uploader[0].allowed_type == [
-        ".pdf", ".txt", ".md", ".docx", ".html", ".htm", ".csv", ".xlsx", ".json", ".jsonl"
+        ".pdf",
+        ".txt",
+        ".md",
+        ".docx",
+        ".html",
+        ".htm",
+        ".csv",
+        ".xlsx",
+        ".json",
+        ".jsonl",
     ]
 
 
@@ -34,11 +43,14 @@ def test_language_switch_turns_every_label_english(app: AppTest) -> None:
 
 
 def test_uploads_are_indexed_with_a_result_per_file_and_counted_in_stats(app: AppTest, spec_pdf: Path) -> None:
-    upload(app, [
-        (spec_pdf.name, spec_pdf.read_bytes(), "application/pdf"),
-        ("notes.md", "# 注意\n\nTEEC_OpenSession はセッションを開く。".encode(), "text/markdown"),
-        ("broken.pdf", b"%PDF-1.7 this is not really a pdf", "application/pdf"),
-    ])
+    upload(
+        app,
+        [
+            (spec_pdf.name, spec_pdf.read_bytes(), "application/pdf"),
+            ("notes.md", "# 注意\n\nTEEC_OpenSession はセッションを開く。".encode(), "text/markdown"),
+            ("broken.pdf", b"%PDF-1.7 this is not really a pdf", "application/pdf"),
+        ],
+    )
     rows = app.dataframe[0].value
     outcome = dict(zip(rows["ソース"], rows["状態"], strict=True))
     assert outcome == {"メモリ仕様.pdf": "新規", "notes.md": "新規", "broken.pdf": "失敗"}

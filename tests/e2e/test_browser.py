@@ -14,10 +14,14 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 from docmaker import PdfPage, make_pdf
+
 from rag.embedding import MINILM_OFFLINE
 
 pytestmark = pytest.mark.e2e
@@ -94,6 +98,12 @@ def server(tmp_path_factory: pytest.TempPathFactory, models_dir: Path) -> Iterat
         process.wait(timeout=20)
 
 
+def shoot(page: Page, name: str) -> None:
+    """Save the screen as docs/screenshots/<name>.png once tables and charts have drawn."""
+    page.wait_for_timeout(1500)  # data grids and charts draw on a canvas after their element appears
+    page.screenshot(path=SHOTS / f"{name}.png")
+
+
 def test_upload_stats_search_ask_quiz_in_a_real_browser(server: str, tmp_path: Path) -> None:
     from playwright.sync_api import expect, sync_playwright
 
@@ -101,7 +111,7 @@ def test_upload_stats_search_ask_quiz_in_a_real_browser(server: str, tmp_path: P
     SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000}, locale="ja-JP")
+        page = browser.new_page(viewport={"width": 1400, "height": 1500}, locale="ja-JP")
         try:
             started = time.monotonic()
             page.goto(server)
@@ -114,14 +124,14 @@ def test_upload_stats_search_ask_quiz_in_a_real_browser(server: str, tmp_path: P
             expect(page.get_by_text("tee_spec.pdf").first).to_be_visible()
             page.get_by_role("button", name="インデックスに追加").click()
             expect(page.get_by_text("新規 1 · 更新 0 · 変更なし 0 · 失敗 0")).to_be_visible(timeout=WAIT_MS)
-            page.screenshot(path=SHOTS / "upload.png", full_page=True)
+            expect(page.get_by_test_id("stDataFrame")).to_be_visible()
+            shoot(page, "upload")
 
             # 2. stats
             page.get_by_role("link", name="インデックス統計").click()
             expect(page.get_by_role("heading", name="インデックス統計", exact=True)).to_be_visible()
             expect(page.get_by_test_id("stMetricValue").first).to_have_text("1")
-            page.wait_for_timeout(1500)  # charts draw after the page settles
-            page.screenshot(path=SHOTS / "stats.png", full_page=True)
+            shoot(page, "stats")
 
             # 3. search
             page.get_by_role("link", name="検索の検査").click()
@@ -129,7 +139,7 @@ def test_upload_stats_search_ask_quiz_in_a_real_browser(server: str, tmp_path: P
             page.get_by_role("button", name="検索", exact=True).click()
             expect(page.get_by_text("ハイブリッド検索の結果")).to_be_visible(timeout=WAIT_MS)
             expect(page.get_by_text("BM25 のみ / ベクトルのみ / ハイブリッド")).to_be_visible()
-            page.screenshot(path=SHOTS / "search.png", full_page=True)
+            shoot(page, "search")
 
             # 4. ask
             page.get_by_role("link", name="質問応答").click()
@@ -139,8 +149,11 @@ def test_upload_stats_search_ask_quiz_in_a_real_browser(server: str, tmp_path: P
             expect(page.get_by_text("引用", exact=True)).to_be_visible(timeout=WAIT_MS)
             expect(page.get_by_text("セッションは最大16個まで同時に開くことができる。").first).to_be_visible()
             page.get_by_text("ページを表示").first.click()
-            expect(page.get_by_test_id("stImage").first).to_be_visible(timeout=WAIT_MS)
-            page.screenshot(path=SHOTS / "ask.png", full_page=True)
+            image = page.get_by_test_id("stImage").locator("img").first
+            expect(image).to_be_visible(timeout=WAIT_MS)
+            page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
+            page.get_by_text("引用", exact=True).scroll_into_view_if_needed()
+            shoot(page, "ask")
 
             # 5. quiz: generate, then answer the first statement
             page.get_by_role("link", name="クイズ").click()
@@ -151,7 +164,7 @@ def test_upload_stats_search_ask_quiz_in_a_real_browser(server: str, tmp_path: P
             page.get_by_role("tab", name="解答").click()
             page.get_by_role("button", name="○ 正しい").click()
             expect(page.get_by_text("正解です!").or_(page.get_by_text("不正解です。"))).to_be_visible()
-            page.screenshot(path=SHOTS / "quiz.png", full_page=True)
+            shoot(page, "quiz")
         except Exception:
             page.screenshot(path=tmp_path / "failure.png", full_page=True)
             raise

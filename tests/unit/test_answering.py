@@ -24,13 +24,19 @@ REMOTE = (
 SECURITY = "Laptops must be encrypted. Lost devices must be reported to IT within 24 hours."
 
 
-def hit(text: str, source: str, page: int | None = 1, score: float = 1.0, rerank: float | None = None, **kw: str) -> Hit:
+def hit(
+    text: str, source: str, page: int | None = 1, score: float = 1.0, rerank: float | None = None, **kw: str
+) -> Hit:
     chunk_id = hashlib.sha256(f"{source}{page}{text}".encode()).hexdigest()[:16]
     chunk = Chunk(chunk_id=chunk_id, text=text, source=source, page=page, section=kw.pop("section", ""))
     return Hit(chunk, score, StageScores(rerank_score=rerank), **kw)
 
 
-HITS = [hit(REMOTE, "remote.pdf", 2, section="Remote work"), hit(SECURITY, "security.pdf", 5), hit(RETURNS, "返品.pdf", 1)]
+HITS = [
+    hit(REMOTE, "remote.pdf", 2, section="Remote work"),
+    hit(SECURITY, "security.pdf", 5),
+    hit(RETURNS, "返品.pdf", 1),
+]
 
 
 def assert_verbatim(answer, hits) -> None:  # type: ignore[no-untyped-def]
@@ -42,7 +48,10 @@ def assert_verbatim(answer, hits) -> None:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize(
     ("question", "expected"),
-    [("返品の期限は？", "文書に根拠が見つかりませんでした。"), ("What is the refund window?", "No basis in the documents.")],
+    [
+        ("返品の期限は？", "文書に根拠が見つかりませんでした。"),
+        ("What is the refund window?", "No basis in the documents."),
+    ],
 )
 def test_no_hits_means_no_llm_call_and_a_no_basis_answer_in_the_question_language(question: str, expected: str) -> None:
     llm = ScriptedLLM()
@@ -147,7 +156,7 @@ def test_extractive_backend_answers_with_quoted_sentences_and_no_llm_call() -> N
 
 
 def test_context_keeps_to_the_budget_and_adds_neighbours_to_short_chunks() -> None:
-    long_hits = [hit(("Sentence about topic %d. " % i) * 60, f"doc{i}.pdf") for i in range(6)]
+    long_hits = [hit(f"Sentence about topic {i}. " * 60, f"doc{i}.pdf") for i in range(6)]
     short = hit("Short rule.", "rules.pdf", context_before="Before text.", context_after="After text.")
     passages = build_context("topic", [short, *long_hits, long_hits[0]], SETTINGS)
     assert [p.n for p in passages] == list(range(1, len(passages) + 1))

@@ -92,7 +92,9 @@ def test_heading_without_body_is_not_a_chunk() -> None:
     doc = ParsedDocument(
         blocks=(
             Block("付録 A 関数一覧", kind="heading", page=1, section="付録 A 関数一覧"),
-            Block("| 関数 | 説明 |\n| --- | --- |\n| TEE_Free | 解放 |", kind="table", page=1, section="付録 A 関数一覧"),
+            Block(
+                "| 関数 | 説明 |\n| --- | --- |\n| TEE_Free | 解放 |", kind="table", page=1, section="付録 A 関数一覧"
+            ),
         )
     )
     assert [c.chunk_type for c in _chunks(doc)] == ["table"]
@@ -130,7 +132,11 @@ def test_doc_type_chunk_size() -> None:
 
 def test_records_one_chunk_each_with_metadata() -> None:
     blocks = tuple(
-        Block(f"レコード{n}の本文です。TEE_Open{n}を使う。", section=f"title {n}", metadata={"title": f"title {n}", "record_no": n})
+        Block(
+            f"レコード{n}の本文です。TEE_Open{n}を使う。",
+            section=f"title {n}",
+            metadata={"title": f"title {n}", "record_no": n},
+        )
         for n in range(1, 4)
     )
     chunks = _chunks(ParsedDocument(blocks=blocks))

@@ -1,4 +1,7 @@
-"""The index: incremental re-indexing, removal, bad input, crash safety, concurrent writers (real Chroma, real model)."""
+"""The index: incremental re-indexing, removal, bad input, crash safety, concurrent writers.
+
+Real Chroma, real model.
+"""
 
 from __future__ import annotations
 
@@ -185,7 +188,9 @@ def test_two_processes_writing_at_once_both_land(settings, tmp_path: Path) -> No
         for i in range(4):
             (folder / f"{name}_{i}.txt").write_text(f"{name} document {i}: the {name} team reviews item {i}.\n")
         folders.append(folder)
-    code = "import sys\nfrom rag.service import RagService\nr = RagService().index_paths([sys.argv[1]])\nprint(r.embedded)"
+    code = (
+        "import sys\nfrom rag.service import RagService\nr = RagService().index_paths([sys.argv[1]])\nprint(r.embedded)"
+    )
     procs = [subprocess.Popen([sys.executable, "-c", code, str(f)], env=_env(settings), cwd=REPO,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for f in folders]  # fmt: skip
     outputs = [p.communicate(timeout=240) for p in procs]
@@ -212,7 +217,9 @@ def test_cli_index_stats_remove_contract(settings, docs: Path) -> None:
 
     refused = subprocess.run([*cli, "remove", "docs/plain.txt"], env=env, cwd=REPO, capture_output=True, text=True)
     assert refused.returncode != 0 and "--yes" in refused.stderr
-    done = subprocess.run([*cli, "remove", "docs/plain.txt", "--yes"], env=env, cwd=REPO, capture_output=True, text=True)
+    done = subprocess.run(
+        [*cli, "remove", "docs/plain.txt", "--yes"], env=env, cwd=REPO, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     after = json.loads(subprocess.run([*cli, "stats", "--json"], env=env, cwd=REPO, capture_output=True,
                                       text=True).stdout)  # fmt: skip

@@ -31,14 +31,22 @@ def test_docx_headings_paragraphs_tables_and_date(tmp_path: Path) -> None:
     )
     doc, chunks = _chunks(path)
     assert doc.title == "TEE マニュアル" and doc.date == "2023-04-01"
-    assert [(c.chunk_type, c.section) for c in chunks] == [("text", "メモリ管理"), ("table", "関数一覧"), ("text", "関数一覧")]
+    assert [(c.chunk_type, c.section) for c in chunks] == [
+        ("text", "メモリ管理"),
+        ("table", "関数一覧"),
+        ("text", "関数一覧"),
+    ]
     assert JA_PARAGRAPHS[0] in chunks[0].text
     assert chunks[1].text.split("\n")[2] == "| TEE_Malloc | メモリを確保する | ポインタ |"
 
 
 def test_xlsx_sheets_as_sections_and_big_tables_split(tmp_path: Path) -> None:
-    rows = [["ID", "関数", "登録日", "値"]] + [[n, f"TEE_F{n}", datetime(2024, 1, n % 28 + 1), n * 1.0] for n in range(1, 71)]
-    path = make_xlsx(tmp_path / "apis.xlsx", {"関数表": rows, "メモ": [["項目", "内容"], ["注意", "NULLを確認する"]], "空": []})
+    rows = [["ID", "関数", "登録日", "値"]] + [
+        [n, f"TEE_F{n}", datetime(2024, 1, n % 28 + 1), n * 1.0] for n in range(1, 71)
+    ]
+    path = make_xlsx(
+        tmp_path / "apis.xlsx", {"関数表": rows, "メモ": [["項目", "内容"], ["注意", "NULLを確認する"]], "空": []}
+    )
     doc, chunks = _chunks(path, replace(SETTINGS, chunk_size=4000))
     tables = [b for b in doc.blocks if b.kind == "table"]
     assert [b.section for b in tables] == ["関数表", "関数表", "関数表", "メモ"]
@@ -105,7 +113,9 @@ def test_markdown_headings_code_and_tables(tmp_path: Path) -> None:
     doc, chunks = _chunks(path)
     assert doc.title == "TEE メモ"
     assert [b.kind for b in doc.blocks] == ["heading", "text", "heading", "text", "table", "text"]
-    assert doc.blocks[3].section == "使い方" and "# コメントは見出しではない\nif ok:\n    print(1)" in doc.blocks[3].text
+    assert (
+        doc.blocks[3].section == "使い方" and "# コメントは見出しではない\nif ok:\n    print(1)" in doc.blocks[3].text
+    )
     assert [c.chunk_type for c in chunks] == ["text", "text", "table", "text"]
     assert chunks[2].text == "| 関数 | 説明 |\n| --- | --- |\n| TEE_Free | 解放 |"
 
@@ -158,7 +168,10 @@ def test_json_without_text_fields_says_which_setting(tmp_path: Path) -> None:
 def test_jsonl_30000_records_and_bad_lines(tmp_path: Path) -> None:
     path = make_jsonl(
         tmp_path / "chat.jsonl",
-        ({"id": n, "message": f"メッセージ{n}: TEE_Open{n % 50}を呼んだ。", "author": f"user{n % 7}"} for n in range(30000)),
+        (
+            {"id": n, "message": f"メッセージ{n}: TEE_Open{n % 50}を呼んだ。", "author": f"user{n % 7}"}
+            for n in range(30000)
+        ),
     )
     with path.open("a", encoding="utf-8") as handle:
         handle.write("{not json}\n")

@@ -19,20 +19,30 @@ from tests.scripted_llm import ScriptedLLM
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
 POLICY = [
-    "Remote work overview. Employees may work remotely up to 3 days per week. Remote work requires approval from a manager.",
-    "Expense rules. Home office equipment is reimbursed up to 500 dollars per year. Receipts must be submitted within 30 days.",
-    "Security procedure. Laptops must be encrypted with BitLocker. Lost devices must be reported to IT within 24 hours.",
-    "Travel policy. Economy class is required for flights under 6 hours. Hotel costs are capped at 200 dollars per night.",
+    "Remote work overview."
+    " Employees may work remotely up to 3 days per week. Remote work requires approval from a manager.",
+    "Expense rules."
+    " Home office equipment is reimbursed up to 500 dollars per year. Receipts must be submitted within 30 days.",
+    "Security procedure."
+    " Laptops must be encrypted with BitLocker. Lost devices must be reported to IT within 24 hours.",
+    "Travel policy."
+    " Economy class is required for flights under 6 hours. Hotel costs are capped at 200 dollars per night.",
     "Leave policy. Employees receive 20 days of paid leave per year. Unused leave can be carried over for 1 year.",
     "Training. New employees must complete security training within 14 days. The training takes about 2 hours.",
 ]
 TRUE_ITEMS = [
     ("Employees may work remotely up to 3 days per week.", "Employees may work remotely up to 3 days per week."),
-    ("Home office equipment is reimbursed up to 500 dollars per year.", "Home office equipment is reimbursed up to 500 dollars per year."),
+    (
+        "Home office equipment is reimbursed up to 500 dollars per year.",
+        "Home office equipment is reimbursed up to 500 dollars per year.",
+    ),
     ("Lost devices must be reported to IT within 24 hours.", "Lost devices must be reported to IT within 24 hours."),
     ("Hotel costs are capped at 200 dollars per night.", "Hotel costs are capped at 200 dollars per night."),
     ("Employees receive 20 days of paid leave each year.", "Employees receive 20 days of paid leave per year."),
-    ("New employees must finish security training within 14 days.", "New employees must complete security training within 14 days."),
+    (
+        "New employees must finish security training within 14 days.",
+        "New employees must complete security training within 14 days.",
+    ),
 ]
 
 
@@ -41,7 +51,10 @@ class Catalog:
 
     def __init__(self, docs: dict[str, list[str]]) -> None:
         self.docs = {
-            name: [Chunk(chunk_id=f"{name}#{i}", text=t, source=name, page=i + 1, chunk_index=i) for i, t in enumerate(texts)]
+            name: [
+                Chunk(chunk_id=f"{name}#{i}", text=t, source=name, page=i + 1, chunk_index=i)
+                for i, t in enumerate(texts)
+            ]
             for name, texts in docs.items()
         }
 
@@ -54,8 +67,19 @@ class Catalog:
 
 def reply(items: list[tuple[str, str]], answer: bool = True) -> str:
     return json.dumps(
-        {"items": [{"statement": s, "type": "true_false", "answer_bool": answer, "explanation": "", "passage": 1, "quote": q}
-                   for s, q in items]}
+        {
+            "items": [
+                {
+                    "statement": s,
+                    "type": "true_false",
+                    "answer_bool": answer,
+                    "explanation": "",
+                    "passage": 1,
+                    "quote": q,
+                }
+                for s, q in items
+            ]
+        }
     )
 
 
@@ -99,15 +123,40 @@ def test_broken_json_gets_one_repair_retry_that_shows_the_error() -> None:
 
 def test_questions_paraphrased_truths_and_invented_quotes_are_rejected_with_reasons() -> None:
     catalog = Catalog({"policy.md": POLICY})
-    bad = json.dumps({"items": [
-        {"statement": "Can employees work remotely 3 days per week?", "answer_bool": True, "explanation": "",
-         "passage": 1, "quote": "Employees may work remotely up to 3 days per week."},
-        {"statement": "Laptops must be encrypted with BitLocker.", "answer_bool": False, "explanation": "",
-         "passage": 1, "quote": "Laptops must be encrypted with BitLocker."},
-        {"statement": "Staff get free lunch on Fridays.", "answer_bool": True, "explanation": "",
-         "passage": 1, "quote": "Lunch is free every Friday for all staff."},
-        {"statement": "Hotels are capped.", "answer_bool": "yes", "explanation": "", "passage": 1, "quote": "x"},
-    ]})
+    bad = json.dumps(
+        {
+            "items": [
+                {
+                    "statement": "Can employees work remotely 3 days per week?",
+                    "answer_bool": True,
+                    "explanation": "",
+                    "passage": 1,
+                    "quote": "Employees may work remotely up to 3 days per week.",
+                },
+                {
+                    "statement": "Laptops must be encrypted with BitLocker.",
+                    "answer_bool": False,
+                    "explanation": "",
+                    "passage": 1,
+                    "quote": "Laptops must be encrypted with BitLocker.",
+                },
+                {
+                    "statement": "Staff get free lunch on Fridays.",
+                    "answer_bool": True,
+                    "explanation": "",
+                    "passage": 1,
+                    "quote": "Lunch is free every Friday for all staff.",
+                },
+                {
+                    "statement": "Hotels are capped.",
+                    "answer_bool": "yes",
+                    "explanation": "",
+                    "passage": 1,
+                    "quote": "x",
+                },
+            ]
+        }
+    )
     llm = ScriptedLLM(default=bad)
     with pytest.raises(QuizShortfallError) as caught:
         generate_quiz(llm, catalog, "policy.md", count=4, seed=3)
@@ -135,7 +184,9 @@ def test_bad_arguments_name_the_allowed_values(bad: dict[str, object]) -> None:
 
 def test_parse_reply_accepts_lists_single_items_and_rejects_prose() -> None:
     assert parse_reply('[{"statement": "A."}]') == [{"statement": "A."}]
-    assert parse_reply('noise {"statement": "A.", "answer_bool": true} noise') == [{"statement": "A.", "answer_bool": True}]
+    assert parse_reply('noise {"statement": "A.", "answer_bool": true} noise') == [
+        {"statement": "A.", "answer_bool": True}
+    ]
     with pytest.raises(Exception, match="items"):
         parse_reply("I cannot help with that.")
 

@@ -21,10 +21,20 @@ def make_quiz(quiz_id: str = "abc123", created_at: str = "2026-01-01T00:00:00+00
         created_at=created_at,
         backend="extractive",
         items=[
-            QuizItem(id="q1", statement="返品は購入後30日以内であれば受け付けます。", answer_bool=True,
-                     explanation="正しい。", citations=[cite]),
-            QuizItem(id="q2", statement="返品は購入後45日以内であれば受け付けます。", answer_bool=False,
-                     explanation="誤り。文書には「返品は購入後30日以内であれば受け付けます。」とあります。", citations=[cite]),
+            QuizItem(
+                id="q1",
+                statement="返品は購入後30日以内であれば受け付けます。",
+                answer_bool=True,
+                explanation="正しい。",
+                citations=[cite],
+            ),
+            QuizItem(
+                id="q2",
+                statement="返品は購入後45日以内であれば受け付けます。",
+                answer_bool=False,
+                explanation="誤り。文書には「返品は購入後30日以内であれば受け付けます。」とあります。",
+                citations=[cite],
+            ),
         ],
     )
 

@@ -180,17 +180,24 @@ def test_evaluate_beir_folder_and_golden_file(indexed: RagService, tmp_path: Pat
     assert again["modes"]["hybrid"]["ndcg@10"] == pytest.approx(1.0)
 
     golden = tmp_path / "golden.jsonl"
-    golden.write_text(json.dumps({"question": "hotel approval", "expected_sources": ["docs/travel_manual.md"]}) + "\n"
-                      + json.dumps({"question": "TEEC_OpenSession", "expected_sources": ["docs/tee_api_spec.md"]}))  # fmt: skip
+    rows = [
+        {"question": "hotel approval", "expected_sources": ["docs/travel_manual.md"]},
+        {"question": "TEEC_OpenSession", "expected_sources": ["docs/tee_api_spec.md"]},
+    ]
+    golden.write_text("\n".join(json.dumps(row) for row in rows))
     gold = indexed.evaluate(golden)["modes"]["hybrid"]
     assert gold["queries"] == 2 and gold["recall@5"] == pytest.approx(1.0)
 
 
 def test_cli_search_json_contract(indexed: RagService) -> None:
-    env = {**os.environ, "RAG_STORAGE_DIR": str(indexed.settings.storage), "RAG_MODEL_DIR": str(indexed.settings.models),
-           "RAG_EMBEDDING_MODEL": indexed.settings.embedding_model}  # fmt: skip
-    result = subprocess.run([sys.executable, "-m", "rag", "search", "TEE_Free", "--top-k", "2", "--source",
-                             "docs/tee_api_spec.md", "--json"], env=env, cwd=REPO, capture_output=True, text=True)  # fmt: skip
+    env = {
+        **os.environ,
+        "RAG_STORAGE_DIR": str(indexed.settings.storage),
+        "RAG_MODEL_DIR": str(indexed.settings.models),
+        "RAG_EMBEDDING_MODEL": indexed.settings.embedding_model,
+    }
+    command = ["search", "TEE_Free", "--top-k", "2", "--source", "docs/tee_api_spec.md", "--json"]
+    result = subprocess.run([sys.executable, "-m", "rag", *command], env=env, cwd=REPO, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     hits = json.loads(result.stdout)["hits"]
     assert 1 <= len(hits) <= 2

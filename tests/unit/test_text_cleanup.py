@@ -20,7 +20,9 @@ def test_normalize_text_nfkc_ligatures_width_and_controls() -> None:
 
 def test_join_wrapped_lines_japanese_joins_without_space() -> None:
     text = "これは日本語の本文です。長い文章が途中で改行され\nることを確認するためのテストです。"
-    assert join_wrapped_lines(text) == "これは日本語の本文です。長い文章が途中で改行されることを確認するためのテストです。"
+    assert (
+        join_wrapped_lines(text) == "これは日本語の本文です。長い文章が途中で改行されることを確認するためのテストです。"
+    )
 
 
 def test_join_wrapped_lines_english_space_and_dehyphenation() -> None:

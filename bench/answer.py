@@ -1,0 +1,290 @@
+"""Grounded answers and quizzes with the configured LLM (the embedded model by default), end to end.
+
+Run from the repository root (models provisioned by ``scripts/start.sh`` or ``scripts/test.sh``)::
+
+    .venv/bin/python bench/answer.py                      # 10 JSQuAD + 10 SciFact questions, 2 quizzes
+    .venv/bin/python bench/answer.py --questions 4 --quizzes 1 --json
+
+It writes a small corpus from ``../shared/data`` (each question's paragraph plus distractors, one text file per
+document, and one long Japanese and one English document for the quizzes) into a temporary storage, indexes it
+with the default embedding model, then for every question runs what the QA page runs: search (contextual),
+the streamed answer, verified citations. It prints:
+
+- time to first token (from the start of the LLM call) and end-to-end time (search + answer + citations), p50;
+- the share of answers whose every citation verifies: every ``[n]`` kept (none dropped as invalid) and every
+  quote found verbatim in its chunk's text, re-read from the index;
+- the JSQuAD exact-answer hit rate: the answer contains one of the dataset's answer spans (NFKC, spaces removed);
+- quizzes: seconds per 5 items, first-try validity (generation replies that parsed as the schema on the first
+  call) and the share of FALSE items.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+import unicodedata
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from rag.citations import drop_invalid_markers  # noqa: E402
+from rag.errors import LLMOutputError  # noqa: E402
+from rag.llm.selection import select_backend  # noqa: E402
+from rag.prompts import split_followups  # noqa: E402
+from rag.quiz.generation import parse_reply  # noqa: E402
+from rag.service import RagService  # noqa: E402
+from rag.settings import Settings  # noqa: E402
+
+DATA = ROOT / ".." / "shared" / "data"
+DISTRACTORS = 40
+
+
+def _read_jsonl(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def _qrels(path: Path) -> dict[str, list[str]]:
+    relevant: dict[str, list[str]] = defaultdict(list)
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+        query_id, doc_id, score = line.split("\t")
+        if int(score) > 0:
+            relevant[query_id].append(doc_id)
+    return relevant
+
+
+def _questions(dataset: str, split: str, n: int) -> tuple[list[dict], list[dict]]:
+    """``n`` questions spread over the dataset, and the documents to index: theirs plus distractors."""
+    folder = DATA / dataset
+    corpus = {doc["_id"]: doc for doc in _read_jsonl(folder / "corpus.jsonl")}
+    relevant = _qrels(folder / "qrels" / f"{split}.tsv")
+    queries = [q for q in _read_jsonl(folder / "queries.jsonl") if relevant.get(q["_id"])]
+    step = max(1, len(queries) // n)
+    chosen = queries[::step][:n]
+    doc_ids = {doc_id for q in chosen for doc_id in relevant[q["_id"]]}
+    doc_ids.update(list(corpus)[:DISTRACTORS])
+    return chosen, [corpus[d] for d in sorted(doc_ids) if d in corpus]
+
+
+def _write_corpus(folder: Path, docs: list[dict]) -> None:
+    for doc in docs:
+        safe = "".join(c if c.isalnum() else "_" for c in doc["_id"])
+        (folder / f"{safe}.txt").write_text(f"{doc['title']}\n\n{doc['text']}\n", encoding="utf-8")
+
+
+def _quiz_documents(folder: Path) -> list[str]:
+    """One long Japanese document (the JSQuAD title with most paragraphs) and one English (SciFact abstracts)."""
+    by_title: dict[str, list[str]] = defaultdict(list)
+    for doc in _read_jsonl(DATA / "jsquad-ja" / "corpus.jsonl"):
+        by_title[doc["title"]].append(doc["text"])
+    title, paragraphs = max(by_title.items(), key=lambda item: len(item[1]))
+    ja = folder / "quiz-ja.md"
+    ja.write_text(f"# {title}\n\n" + "\n\n".join(paragraphs), encoding="utf-8")
+    abstracts = _read_jsonl(DATA / "scifact" / "corpus.jsonl")[100:112]
+    en = folder / "quiz-en.md"
+    en.write_text("\n\n".join(f"## {d['title']}\n\n{d['text']}" for d in abstracts), encoding="utf-8")
+    return [ja.name, en.name]
+
+
+def _compact(text: str) -> str:
+    return "".join(unicodedata.normalize("NFKC", text).split()).lower()
+
+
+class RecordingBackend:
+    """Wraps an LLM backend and keeps every structured reply, to measure first-try validity."""
+
+    def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
+        self._inner = inner
+        self.structured_replies: list[tuple[int, bool]] = []  # (conversation length, parsed)
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self._inner, name)
+
+    def stream_chat(self, messages, *, temperature=0.2):  # type: ignore[no-untyped-def]
+        return self._inner.stream_chat(messages, temperature=temperature)
+
+    def chat(self, messages, *, schema=None, temperature=0.2):  # type: ignore[no-untyped-def]
+        reply = self._inner.chat(messages, schema=schema, temperature=temperature)
+        if schema is not None:
+            try:
+                parse_reply(reply)
+                parsed = True
+            except LLMOutputError:
+                parsed = False
+            self.structured_replies.append((len(messages), parsed))
+        return reply
+
+
+def _ask_one(service: RagService, question: str) -> dict:
+    from rag import answering
+
+    started = time.perf_counter()
+    hits = service.search(question, contextual=True)
+    if not service.has_basis(hits):
+        return {
+            "no_basis": True,
+            "dropped_markers": [],
+            "e2e_s": time.perf_counter() - started,
+            "ttft_s": None,
+            "answer": None,
+        }
+    passages = answering.build_context(question, hits, service.settings)
+    llm_started = time.perf_counter()
+    stream = answering.stream_answer(service.llm, question, passages)
+    pieces: list[str] = []
+    ttft = None
+    for piece in stream:
+        if ttft is None and piece.strip():
+            ttft = time.perf_counter() - llm_started
+        pieces.append(piece)
+    answer = answering.finish_answer(question, passages, "".join(pieces), service.llm.name, stream=stream)
+    body, _followups = split_followups(stream.raw_text)
+    _kept, dropped = drop_invalid_markers(body, len(passages))
+    return {
+        "dropped_markers": dropped,
+        "no_basis": answer.no_basis,
+        "e2e_s": time.perf_counter() - started,
+        "ttft_s": ttft,
+        "answer": answer,
+    }
+
+
+def _verified(service: RagService, result: dict) -> bool:
+    """Every [n] the model wrote kept, and every quote verbatim in its chunk's indexed text."""
+    answer = result["answer"]
+    if answer is None or not answer.citations or result["dropped_markers"]:
+        return False
+    chunks = service.index.manifest.chunks_by_id([c.chunk_id for c in answer.citations])
+    return all(c.quote and c.chunk_id in chunks and c.quote in chunks[c.chunk_id].text for c in answer.citations)
+
+
+def _p50(values: list[float]) -> float | None:
+    return round(statistics.median(values), 2) if values else None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--questions", type=int, default=10, help="questions per dataset")
+    parser.add_argument("--quizzes", type=int, default=2, help="quizzes of 5 items (alternating ja/en)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="bench-answer-"))
+    docs_dir = work / "docs"
+    docs_dir.mkdir()
+    datasets = {"jsquad-ja": "test", "scifact": "train"}
+    questions: dict[str, list[dict]] = {}
+    for dataset, split in datasets.items():
+        chosen, docs = _questions(dataset, split, args.questions)
+        questions[dataset] = chosen
+        _write_corpus(docs_dir, docs)
+    quiz_sources = _quiz_documents(docs_dir)
+
+    env = dict(os.environ)
+    env.setdefault("RAG_MODEL_DIR", str(ROOT / "storage" / "models"))
+    env["RAG_STORAGE_DIR"] = str(work / "storage")
+    settings = Settings.from_env(env)
+    backend = RecordingBackend(select_backend(settings))  # the backend the app would pick, recording replies
+    service = RagService(settings, llm=backend)  # type: ignore[arg-type]  # same interface, by delegation
+    started = time.perf_counter()
+    report = service.index_paths([docs_dir])
+    index_s = time.perf_counter() - started
+    print(
+        f"indexed {len(report.files)} files, {report.embedded} chunks in {index_s:.1f} s; LLM: {backend.name}",
+        file=sys.stderr,
+    )
+
+    rows: list[dict] = []
+    for dataset, chosen in questions.items():
+        for query in chosen:
+            result = _ask_one(service, query["text"])
+            answer = result["answer"]
+            spans = (query.get("metadata") or {}).get("answers") or []
+            if isinstance(spans, dict):
+                spans = spans.get("text", [])
+            hit = None
+            if dataset == "jsquad-ja" and answer is not None:
+                hit = any(_compact(span) in _compact(answer.answer) for span in spans if span)
+            rows.append(
+                {
+                    "dataset": dataset,
+                    "question": query["text"],
+                    "ttft_s": result["ttft_s"],
+                    "e2e_s": result["e2e_s"],
+                    "no_basis": result["no_basis"],
+                    "citations": len(answer.citations) if answer else 0,
+                    "verified": _verified(service, result),
+                    "exact_hit": hit,
+                    "answer": answer.answer if answer else "",
+                }
+            )
+            print(
+                f"{dataset}: ttft {result['ttft_s'] or 0:.1f} s, e2e {result['e2e_s']:.1f} s, "
+                f"verified={rows[-1]['verified']} hit={hit}",
+                file=sys.stderr,
+            )
+
+    quiz_rows: list[dict] = []
+    for i in range(args.quizzes):
+        source = quiz_sources[i % len(quiz_sources)]
+        before = len(backend.structured_replies)
+        started = time.perf_counter()
+        try:
+            quiz = service.generate_quiz(source, count=5, level="beginner")
+            items, false_items, error = len(quiz.items), sum(not it.answer_bool for it in quiz.items), ""
+        except Exception as err:  # noqa: BLE001  # a shortfall is a figure here, not a crash
+            items, false_items, error = 0, 0, str(err)
+        replies = backend.structured_replies[before:]
+        first_calls = [parsed for length, parsed in replies if length <= 2]
+        quiz_rows.append(
+            {
+                "source": source,
+                "seconds": round(time.perf_counter() - started, 1),
+                "items": items,
+                "false_items": false_items,
+                "first_try_valid": sum(first_calls),
+                "first_try_calls": len(first_calls),
+                "error": error,
+            }
+        )
+        print(f"quiz {source}: {quiz_rows[-1]}", file=sys.stderr)
+
+    answered = [r for r in rows if not r["no_basis"]]
+    jsquad = [r for r in rows if r["dataset"] == "jsquad-ja" and r["exact_hit"] is not None]
+    made = [q for q in quiz_rows if q["items"]]
+    first_calls = sum(q["first_try_calls"] for q in quiz_rows)
+    figures = {
+        "llm": backend.name,
+        "model": getattr(backend, "model", ""),
+        "questions": len(rows),
+        "answered": len(answered),
+        "ttft_s_p50": _p50([r["ttft_s"] for r in answered if r["ttft_s"] is not None]),
+        "e2e_s_p50": _p50([r["e2e_s"] for r in rows]),
+        "all_citations_verified_share": round(sum(r["verified"] for r in answered) / max(1, len(answered)), 3),
+        "jsquad_exact_answer_hit_rate": round(sum(r["exact_hit"] for r in jsquad) / max(1, len(jsquad)), 3),
+        "quiz_s_per_5_items_p50": _p50([q["seconds"] * 5 / q["items"] for q in made]),
+        "quiz_first_try_valid_share": round(sum(q["first_try_valid"] for q in quiz_rows) / max(1, first_calls), 3),
+        "quiz_false_share": round(sum(q["false_items"] for q in made) / max(1, sum(q["items"] for q in made)), 3),
+        "quizzes_made": f"{len(made)}/{len(quiz_rows)}",
+        "index_s": round(index_s, 1),
+    }
+    if args.json:
+        print(json.dumps({"figures": figures, "questions": rows, "quizzes": quiz_rows}, ensure_ascii=False, indent=1))
+    else:
+        for name, value in figures.items():
+            print(f"{name:32s} {value}")
+        for q in quiz_rows:
+            if q["error"]:
+                print(f"quiz {q['source']} failed: {q['error']}")
+
+
+if __name__ == "__main__":
+    main()
