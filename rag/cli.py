@@ -152,7 +152,12 @@ def hit_json(hit: Hit) -> dict[str, Any]:
         "page": hit.chunk.page,
         "text": hit.chunk.text,
         "score": hit.score,
-        "scores": {"dense": s.dense_score, "bm25": s.bm25_score, "rrf": s.rrf_score, "rerank": s.rerank_score},
+        "scores": {
+            "dense": s.dense_score,
+            "bm25": s.bm25_score,
+            "rrf": s.rrf_score,
+            "rerank": s.rerank_score,
+        },
         "ranks": {"dense": s.dense_rank, "bm25": s.bm25_rank, "final": s.final_rank},
         "also_sources": list(hit.also_sources),
     }

@@ -104,11 +104,11 @@ def _beir(service: Any, folder: Path, split: str):  # type: ignore[no-untyped-de
             )
     qrels = read_qrels(qrels_file)
     queries = {q["_id"]: q["text"] for q in _read_jsonl(folder / "queries.jsonl") if q["_id"] in qrels}
-    eval_service = _corpus_service(service, corpus)
+    eval_service = corpus_service(service, corpus)
     return eval_service.search, queries, qrels, lambda hit: [str(hit.chunk.extra.get("_id", hit.chunk.source))]
 
 
-def _corpus_service(service: Any, corpus: Path) -> Any:
+def corpus_service(service: Any, corpus: Path) -> Any:
     """A service over its own storage holding just this corpus, built once per (corpus, model)."""
     from rag.service import RagService
 

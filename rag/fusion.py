@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True, slots=True)
 class Fused:
+    """One candidate after fusion: ``score`` orders the list; ``rrf`` is its weighted RRF score either way."""
+
     chunk_id: str
+    score: float
     rrf: float
     dense_rank: int | None
     dense_score: float | None
@@ -47,10 +50,59 @@ def fuse_rrf(
             score += semantic_weight / (k + d_rank)
         if b_rank is not None:
             score += (1.0 - semantic_weight) / (k + b_rank)
-        fused.append(Fused(cid, score, d_rank, d_score, b_rank, b_score))
-    best_rank = lambda f: min(r for r in (f.dense_rank, f.bm25_rank) if r is not None)  # noqa: E731
-    fused.sort(key=lambda f: (-f.rrf, best_rank(f)))
+        fused.append(Fused(cid, score, score, d_rank, d_score, b_rank, b_score))
+    fused.sort(key=lambda f: (-f.score, _best_rank(f)))
     return fused
+
+
+def fuse_convex(
+    dense: Sequence[tuple[str, float]],
+    keyword: Sequence[tuple[str, float]],
+    *,
+    semantic_weight: float,
+    k: int,
+    dense_extra: Mapping[str, float] | None = None,
+    keyword_extra: Mapping[str, float] | None = None,
+) -> list[Fused]:
+    """Convex combination of normalized scores: ``w * dense_norm + (1 - w) * bm25_norm``.
+
+    Cosines are min-max scaled over the candidates; BM25 scores are divided by the query's top BM25 score (BM25
+    has a natural zero, so a weak best match stays weak). Unlike RRF, this keeps how far apart the scores are,
+    not only their order. A candidate that only one retriever returned is scored by the other too when the
+    caller passes that score (``dense_extra``, ``keyword_extra``); otherwise it takes that retriever's floor.
+    Figures for every variant on both golden sets: ``bench/fusion.py``.
+
+    Args:
+        dense: (id, cosine) best first.
+        keyword: (id, bm25 score) best first.
+        semantic_weight: 0 keeps BM25 only, 1 dense only.
+        k: the RRF constant, for the ``rrf`` score each candidate also carries.
+        dense_extra: cosines of keyword candidates missing from ``dense``.
+        keyword_extra: BM25 scores of dense candidates missing from ``keyword``.
+
+    Returns:
+        Every candidate of either list, best combined score first (ties: better best rank first).
+    """
+    dense_extra, keyword_extra = dense_extra or {}, keyword_extra or {}
+    fused = []
+    for f in fuse_rrf(dense, keyword, semantic_weight=semantic_weight, k=k):
+        cosine = f.dense_score if f.dense_score is not None else dense_extra.get(f.chunk_id)
+        bm25 = f.bm25_score if f.bm25_score is not None else keyword_extra.get(f.chunk_id)
+        fused.append(replace(f, dense_score=cosine, bm25_score=bm25))
+    cosines = [f.dense_score for f in fused if f.dense_score is not None]
+    low, high = (min(cosines), max(cosines)) if cosines else (0.0, 1.0)
+    span = (high - low) or 1.0
+    top_bm25 = max((f.bm25_score for f in fused if f.bm25_score is not None), default=0.0) or 1.0
+    for i, f in enumerate(fused):
+        dense_part = (f.dense_score - low) / span if f.dense_score is not None else 0.0
+        bm25_part = (f.bm25_score or 0.0) / top_bm25
+        fused[i] = replace(f, score=semantic_weight * dense_part + (1.0 - semantic_weight) * bm25_part)
+    fused.sort(key=lambda f: (-f.score, _best_rank(f)))
+    return fused
+
+
+def _best_rank(f: Fused) -> int:
+    return min(r for r in (f.dense_rank, f.bm25_rank) if r is not None)
 
 
 def adaptive_weight(base: float, query_tokens: Sequence[str], keyword_hits: Sequence[tuple[str, float]]) -> float:

@@ -281,14 +281,18 @@ class Index:
 
     def _rebuild_keyword(self) -> None:
         ids, tokens = self.manifest.all_tokens()
-        index = KeywordIndex.build(ids, tokens)
-        index.save(self.settings.storage / "bm25", version=self.manifest.index_version)
+        index = KeywordIndex.build(ids, tokens, k1=self.settings.bm25_k1, b=self.settings.bm25_b)
+        index.save(self.settings.storage / "bm25", version=self._keyword_stamp())
         with self._keyword_lock:
             self._keyword = index
 
+    def _keyword_stamp(self) -> str:
+        """What a saved BM25 index must match to be reused: the index version and the BM25 parameters."""
+        return f"{self.manifest.index_version} k1={self.settings.bm25_k1:g} b={self.settings.bm25_b:g}"
+
     def keyword_index(self) -> KeywordIndex:
         """The BM25 index matching the manifest's version (reloaded when another process rebuilt it)."""
-        version = self.manifest.index_version
+        version = self._keyword_stamp()
         with self._keyword_lock:
             current = self._keyword
         if current is not None and current.version == version:

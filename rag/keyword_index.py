@@ -1,7 +1,7 @@
 """The persisted BM25 index over chunk tokens (bm25s), queried with an optional per-document mask.
 
 bm25s precomputes every (term, document) score into a sparse CSC matrix at build time, so a query only adds up
-the columns of its terms: at 100k chunks that is 1-2 ms on average (``bench/tokenizers.py --skip-table``).
+the columns of its terms: at 100k chunks that is 1-2 ms on average (``bench/tokenizer_choice.py --skip-table``).
 The default scoring is bm25s' ``"lucene"`` variant, idf = ln(1 + (N - df + 0.5) / (df + 0.5)), which stays
 positive for terms found in most documents (Robertson's idf goes to zero or below there, so on a small corpus a
 word present in most chunks would stop counting).
@@ -21,7 +21,7 @@ import shutil
 import tempfile
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ class KeywordIndex:
         self._ids = tuple(ids)
         self._retriever = retriever
         self.version = version
+        self._row_of: dict[str, int] | None = None
         if retriever is not None:
             self._vocab: dict[str, int] = retriever.vocab_dict
             self._data = retriever.scores["data"]
@@ -113,26 +114,31 @@ class KeywordIndex:
         Raises:
             ValueError: ``k`` is negative or ``allowed`` does not have one entry per document.
         """
-        if k < 0:
-            raise ValueError(f"k={k}; allowed: k >= 0")
+        return self.score(tokens, allowed=allowed).top(k)
+
+    def score(self, tokens: list[str], *, allowed: np.ndarray | None = None) -> KeywordScores:
+        """Every document's BM25 score for the query, to take the top of and to look single documents up in.
+
+        Raises:
+            ValueError: ``allowed`` does not have one entry per document (see ``query``).
+        """
         if allowed is not None and np.shape(allowed) != (len(self._ids),):
             raise ValueError(f"allowed has shape {np.shape(allowed)}; it needs one entry per document ({len(self)})")
-        if k == 0 or self._retriever is None:
-            return []
-        term_ids = [self._vocab[t] for t in tokens if t in self._vocab]
+        term_ids = [self._vocab[t] for t in tokens if t in self._vocab] if self._retriever is not None else []
         if not term_ids:
-            return []
+            return KeywordScores(self._ids, None, self._rows)
         scores = self._scores(term_ids)
         if allowed is not None:
             if allowed.dtype == np.bool_:
                 scores[~allowed] = 0.0
             else:
                 scores *= allowed
-        found = np.flatnonzero(scores > 0)
-        if found.size > k:
-            found = found[np.argpartition(-scores[found], k - 1)[:k]]
-        order = np.lexsort((found, -scores[found]))  # ties: lower row first, so results are reproducible
-        return [(self._ids[row], float(scores[row])) for row in found[order]]
+        return KeywordScores(self._ids, scores, self._rows)
+
+    def _rows(self) -> dict[str, int]:
+        if self._row_of is None:  # built on first need; two threads building it at once build the same dict
+            self._row_of = {cid: row for row, cid in enumerate(self._ids)}
+        return self._row_of
 
     def _scores(self, term_ids: list[int]) -> np.ndarray:
         # Sum the precomputed columns; bincount is several times faster than bm25s' np.add.at.
@@ -236,6 +242,44 @@ class KeywordIndex:
                 f"The keyword index at {directory} cannot be read ({err}); delete it and re-index to rebuild it."
             ) from err
         return cls(ids, retriever, version=str(meta.get("version", "")))
+
+
+class KeywordScores:
+    """One query's BM25 score of every document (``None``: no query term is in the vocabulary, all zero)."""
+
+    def __init__(self, ids: tuple[str, ...], scores: np.ndarray | None, rows: Callable[[], dict[str, int]]) -> None:
+        self._ids = ids
+        self._scores = scores
+        self._rows = rows
+
+    def top(self, k: int) -> list[tuple[str, float]]:
+        """Up to ``k`` (id, score) pairs with a positive score, best first (ties: lower row first).
+
+        Raises:
+            ValueError: ``k`` is negative.
+        """
+        if k < 0:
+            raise ValueError(f"k={k}; allowed: k >= 0")
+        scores = self._scores
+        if k == 0 or scores is None:
+            return []
+        found = np.flatnonzero(scores > 0)
+        if found.size > k:
+            found = found[np.argpartition(-scores[found], k - 1)[:k]]
+        order = np.lexsort((found, -scores[found]))  # reproducible order for equal scores
+        return [(self._ids[row], float(scores[row])) for row in found[order]]
+
+    def of(self, ids: Sequence[str]) -> dict[str, float]:
+        """The score of each of ``ids`` (0.0 for a document the query does not match; unknown ids left out).
+
+        Fusion uses it to give the dense retriever's candidates that keyword search did not return their score.
+        """
+        if not ids:
+            return {}
+        rows = self._rows()
+        if self._scores is None:
+            return {cid: 0.0 for cid in ids if cid in rows}
+        return {cid: float(self._scores[rows[cid]]) for cid in ids if cid in rows}
 
 
 def _read_meta(directory: Path) -> dict[str, Any]:

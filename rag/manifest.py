@@ -212,6 +212,19 @@ class Manifest:
                 found[r[0]] = chunk_from_row(*r)
         return found
 
+    def tokens_by_id(self, ids: Sequence[str]) -> dict[str, frozenset[str]]:
+        """The BM25 tokens stored with each chunk (what keyword search matched against)."""
+        found: dict[str, frozenset[str]] = {}
+        db = self._db()
+        for start in range(0, len(ids), 500):
+            part = list(ids[start : start + 500])
+            marks = ",".join("?" * len(part))
+            for chunk_id, tokens in db.execute(
+                f"SELECT chunk_id, tokens FROM chunks WHERE chunk_id IN ({marks})", part
+            ):
+                found[chunk_id] = frozenset(tokens.split())
+        return found
+
     def chunk_at(self, source: str, chunk_index: int) -> Chunk | None:
         row = (
             self._db()

@@ -108,6 +108,7 @@ class StageScores:
     rrf_score: float | None = None
     rerank_score: float | None = None
     final_rank: int | None = None
+    fused_score: float | None = None  # what fusion ranked by: the RRF score, or the convex combination
 
 
 @dataclass(frozen=True, slots=True)

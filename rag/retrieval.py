@@ -14,14 +14,16 @@ import numpy as np
 
 from rag.errors import EmptyIndexError
 from rag.filters import MetadataCache, chroma_where
-from rag.fusion import Fused, adaptive_weight, apply_rerank_thresholds, fuse_rrf
+from rag.fusion import Fused, adaptive_weight, apply_rerank_thresholds, fuse_convex, fuse_rrf
 from rag.index import Index
 from rag.records import Chunk, Hit, SearchFilters, StageScores
 from rag.reranker import Reranker, load_reranker
 from rag.settings import Settings
 
-ENTITY_BOOST = 0.02  # larger than any RRF gap inside the top 10 at k=20, so entity chunks come first
-DEFINITION_BOOST = 0.01
+# Boosts in units of the best fused score, whatever the fusion: a chunk listing the named entity gains one unit,
+# so it outranks every chunk that does not; one that defines it (heading or line start) gains half a unit more.
+ENTITY_BOOST = 1.0
+DEFINITION_BOOST = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,9 +95,11 @@ class HybridRetriever:
 
         t0 = time.perf_counter()
         query_tokens = self._index.tokenizer.tokenize(query)
-        keyword_hits = keyword.query(query_tokens, candidate_k, allowed=mask) if weight < 1.0 else []
+        keyword_scores = keyword.score(query_tokens, allowed=mask) if weight < 1.0 else None
+        keyword_hits = keyword_scores.top(candidate_k) if keyword_scores is not None else []
         t1 = time.perf_counter()
         dense_hits: list[tuple[str, float]] = []
+        vector = None
         embed_ms = dense_ms = 0.0
         if weight > 0.0:
             vector = self._index.embedder.embed_queries([query])[0]
@@ -104,15 +108,28 @@ class HybridRetriever:
             embed_ms, dense_ms = (t2 - t1) * 1e3, (time.perf_counter() - t2) * 1e3
         t3 = time.perf_counter()
         weight = adaptive_weight(weight, query_tokens, keyword_hits)
-        fused = fuse_rrf(dense_hits, keyword_hits, semantic_weight=weight, k=s.rrf_k)
+        if s.fusion == "convex":
+            fused = fuse_convex(
+                dense_hits,
+                keyword_hits,
+                semantic_weight=weight,
+                k=s.rrf_k,
+                dense_extra=self._cosines(vector, keyword_hits, dense_hits),
+                keyword_extra=keyword_scores.of([cid for cid, _ in dense_hits]) if keyword_scores else None,
+            )
+        else:
+            fused = fuse_rrf(dense_hits, keyword_hits, semantic_weight=weight, k=s.rrf_k)
         chunks = self._index.manifest.chunks_by_id([f.chunk_id for f in fused])
         fused = [f for f in fused if f.chunk_id in chunks]  # readers trust only committed manifest rows
         fused = _boost_entities(query, fused, chunks, s.entity_patterns)
         t4 = time.perf_counter()
         hits, rerank_ms = self._finish(query, fused, chunks, top_k, rerank)
         hits = _collapse_duplicates(hits, self._index, s.near_duplicate_cosine)[:top_k]
-        hits = [replace(h, scores=replace(h.scores, final_rank=i), matched_terms=self._matched(query_tokens, h.chunk))
-                for i, h in enumerate(hits, 1)]  # fmt: skip
+        stored_tokens = self._index.manifest.tokens_by_id([h.chunk.chunk_id for h in hits])
+        hits = [
+            replace(h, scores=replace(h.scores, final_rank=i), matched_terms=_matched(query_tokens, stored_tokens, h))
+            for i, h in enumerate(hits, 1)
+        ]
         if contextual:
             hits = [self._with_context(h) for h in hits]
         self.last_times = StageTimes(embed_ms, dense_ms, (t1 - t0) * 1e3, (t4 - t3) * 1e3, rerank_ms)
@@ -132,13 +149,23 @@ class HybridRetriever:
         allowed = {ids[i] for i in np.flatnonzero(mask)}  # entity lists Chroma cannot express: post-filter
         return [(cid, score) for cid, score in found if cid in allowed]
 
+    def _cosines(
+        self, vector: np.ndarray | None, keyword_hits: list[tuple[str, float]], dense_hits: list[tuple[str, float]]
+    ) -> dict[str, float]:
+        """The query's cosine with each keyword candidate the dense search did not return (stored embeddings)."""
+        if vector is None:
+            return {}
+        returned = {cid for cid, _ in dense_hits}
+        stored = self._index.vectors.embeddings_of([cid for cid, _ in keyword_hits if cid not in returned])
+        return {cid: float(embedding @ vector) for cid, embedding in stored.items()}
+
     def _finish(
         self, query: str, fused: list[Fused], chunks: dict[str, Chunk], top_k: int, rerank: bool | None
     ) -> tuple[list[Hit], float]:
         reranker = self.reranker if rerank is not False else None
         pool = fused[: max(top_k * 3, self._settings.candidate_k_min)]
         if reranker is None or not pool:
-            return [Hit(chunks[f.chunk_id], f.rrf, _scores(f)) for f in pool], 0.0
+            return [Hit(chunks[f.chunk_id], f.score, _scores(f)) for f in pool], 0.0
         started = time.perf_counter()
         n = min(self._settings.rerank_n_max, max(self._settings.rerank_n_min, top_k * 2))
         head = pool[:n]
@@ -151,10 +178,6 @@ class HybridRetriever:
                 for f in head]  # fmt: skip
         return hits, (time.perf_counter() - started) * 1e3
 
-    def _matched(self, query_tokens: Sequence[str], chunk: Chunk) -> tuple[str, ...]:
-        chunk_tokens = set(self._index.tokenizer.tokenize(chunk.text))
-        return tuple(dict.fromkeys(t for t in query_tokens if t in chunk_tokens))
-
     def _with_context(self, hit: Hit) -> Hit:
         around = self._index.catalog.neighbours(hit.chunk.chunk_id, 1)
         before = [c.text for c in around if c.chunk_index < hit.chunk.chunk_index]
@@ -162,16 +185,23 @@ class HybridRetriever:
         return replace(hit, context_before="\n".join(before), context_after="\n".join(after))
 
 
+def _matched(query_tokens: Sequence[str], stored: dict[str, frozenset[str]], hit: Hit) -> tuple[str, ...]:
+    """The query's tokens that the hit's chunk contains, in query order (the chunk's tokens as indexed)."""
+    chunk_tokens = stored.get(hit.chunk.chunk_id, frozenset())
+    return tuple(dict.fromkeys(t for t in query_tokens if t in chunk_tokens))
+
+
 def _scores(f: Fused) -> StageScores:
-    return StageScores(f.dense_rank, f.dense_score, f.bm25_rank, f.bm25_score, f.rrf)
+    return StageScores(f.dense_rank, f.dense_score, f.bm25_rank, f.bm25_score, f.rrf, fused_score=f.score)
 
 
 def _boost_entities(query: str, fused: list[Fused], chunks: dict[str, Chunk], patterns: dict[str, str]) -> list[Fused]:
     """Chunks that list an entity the query names come first; those that define it before those that mention it."""
     named = {field: set(re.findall(p, query)) for field, p in patterns.items()}
     named = {field: found for field, found in named.items() if found}
-    if not named:
+    if not named or not fused:
         return fused
+    unit = max(f.score for f in fused)
 
     def boost(f: Fused) -> float:
         chunk = chunks[f.chunk_id]
@@ -185,8 +215,8 @@ def _boost_entities(query: str, fused: list[Fused], chunks: dict[str, Chunk], pa
                     extra += DEFINITION_BOOST
         return extra
 
-    boosted = [replace(f, rrf=f.rrf + boost(f)) for f in fused]
-    return sorted(boosted, key=lambda f: -f.rrf)
+    boosted = [replace(f, score=f.score + unit * boost(f)) for f in fused]
+    return sorted(boosted, key=lambda f: -f.score)
 
 
 def _collapse_duplicates(hits: list[Hit], index: Index, threshold: float) -> list[Hit]:

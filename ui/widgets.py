@@ -44,13 +44,21 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
+def _rank_and_score(rank: int | None, score: float | None, digits: int) -> str:
+    """``#3 (0.812)``; a candidate the retriever did not return but fusion scored shows ``– (0.812)``."""
+    if rank is None and score is None:
+        return "–"
+    return f"{'–' if rank is None else f'#{rank}'} ({_fmt(score, digits)})"
+
+
 def stage_table(scores: StageScores) -> dict[str, str]:
     """One hit's per-stage ranks and scores, ready for a one-row table."""
     return {
         t("score.final_rank"): "–" if scores.final_rank is None else str(scores.final_rank),
-        t("score.dense"): f"#{scores.dense_rank} ({_fmt(scores.dense_score)})" if scores.dense_rank else "–",
-        t("score.bm25"): f"#{scores.bm25_rank} ({_fmt(scores.bm25_score, 2)})" if scores.bm25_rank else "–",
+        t("score.dense"): _rank_and_score(scores.dense_rank, scores.dense_score, 3),
+        t("score.bm25"): _rank_and_score(scores.bm25_rank, scores.bm25_score, 2),
         t("score.rrf"): _fmt(scores.rrf_score, 4),
+        t("score.fused"): _fmt(scores.fused_score, 4),
         t("score.rerank"): _fmt(scores.rerank_score, 2),
     }
 

@@ -2,8 +2,8 @@
 
 Run from the repository root::
 
-    .venv/bin/python bench/tokenizers.py                 # tokenizer table, then index latency (a few minutes)
-    .venv/bin/python bench/tokenizers.py --skip-latency  # tokenizer table only
+    .venv/bin/python bench/tokenizer_choice.py                 # tokenizer table, then index latency (a few minutes)
+    .venv/bin/python bench/tokenizer_choice.py --skip-latency  # tokenizer table only
 
 The table gives BM25 (bm25s, k1=1.5, b=0.75, no embeddings) nDCG@10, recall@10 and MRR@10 of each Japanese
 tokenizer on JSQuAD (4,420 questions over 1,159 paragraphs) and of English variants on SciFact's train split, with
