@@ -79,11 +79,21 @@ _TEXT: dict[str, dict[Language, str]] = {
 
 
 def has_basis(hits: Sequence[Hit], settings: Settings) -> bool:
-    """Whether the hits are worth answering from: any hit, and when a reranker ran, one above its threshold."""
-    reranked = [h.scores.rerank_score for h in hits if h.scores.rerank_score is not None]
+    """Whether the hits are worth answering from.
+
+    When a reranker ran: one hit at or above its absolute threshold. Without one: a hit that shares a term with
+    the question, or a best cosine at or above the embedding model's off-topic floor
+    (``Settings.basis_cosine_floor``); a question about something the documents never touch fails both.
+    """
     if not hits:
         return False
-    return not reranked or max(reranked) >= settings.rerank_abs_threshold
+    reranked = [h.scores.rerank_score for h in hits if h.scores.rerank_score is not None]
+    if reranked:
+        return max(reranked) >= settings.rerank_abs_threshold
+    if any(h.matched_terms for h in hits):
+        return True
+    cosines = [h.scores.dense_score for h in hits if h.scores.dense_score is not None]
+    return not cosines or max(cosines) >= settings.basis_cosine_floor
 
 
 def build_context(question: str, hits: Sequence[Hit], settings: Settings) -> list[Passage]:

@@ -8,7 +8,6 @@ gives BM25 its document mask and post-filters dense results.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -42,12 +41,32 @@ def _date_num(iso: str) -> int:
     return int(digits)
 
 
-@dataclass(frozen=True, slots=True)
 class MetadataTable:
-    """Chunk metadata as columns aligned with a list of chunk ids (one version of the index)."""
+    """Chunk metadata as columns aligned with a list of chunk ids (one version of the index).
 
-    ids: tuple[str, ...]
-    columns: dict[str, np.ndarray]
+    A column is read from the manifest the first time a filter needs it, so a search without filters costs
+    nothing here and a filtered one holds only the fields it filters on (at 139k chunks, every field of every
+    chunk held as Python objects took about 400 MB).
+    """
+
+    def __init__(self, ids: tuple[str, ...], manifest: Manifest) -> None:
+        self.ids = ids
+        self._manifest = manifest
+        self._columns: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def column(self, field: str) -> np.ndarray:
+        """The field's value for each id (``""``, or 0 for ``date_num``, where a chunk lacks it)."""
+        with self._lock:
+            if field in self._columns:
+                return self._columns[field]
+        missing: str | int = 0 if field == "date_num" else ""
+        by_id = self._manifest.metadata_field(field)
+        values = [by_id.get(cid, missing) for cid in self.ids]
+        column = np.array(values, dtype=np.int64 if field == "date_num" else object)
+        with self._lock:
+            self._columns[field] = column
+        return column
 
     def mask(self, filters: SearchFilters | None) -> np.ndarray | None:
         """Boolean mask over ``ids`` of the chunks that pass every filter (None: no filter)."""
@@ -57,22 +76,18 @@ class MetadataTable:
         for field, values in (("source", filters.sources), ("doc_type", filters.doc_types),
                               ("language", filters.languages)):  # fmt: skip
             if values:
-                keep &= np.isin(self.columns[field], list(values))
-        dates = self.columns["date_num"]
+                keep &= np.isin(self.column(field), list(values))
         if filters.date_from:
-            keep &= dates >= _date_num(filters.date_from)
+            keep &= self.column("date_num") >= _date_num(filters.date_from)
         if filters.date_to:
-            keep &= dates <= _date_num(filters.date_to)
+            keep &= self.column("date_num") <= _date_num(filters.date_to)
         for field, value in filters.entities:
-            listed = self.columns.get(field)
-            if listed is None:
-                return np.zeros(len(self.ids), dtype=bool)
-            keep &= np.array([value in str(v).split(",") for v in listed], dtype=bool)
+            keep &= np.array([value in str(v).split(",") for v in self.column(field)], dtype=bool)
         return keep
 
 
 class MetadataCache:
-    """Builds the MetadataTable once per index version, for the id order of the current BM25 index."""
+    """Holds the MetadataTable of the current index version, for the id order of the current BM25 index."""
 
     def __init__(self, manifest: Manifest) -> None:
         self._manifest = manifest
@@ -83,16 +98,6 @@ class MetadataCache:
     def table(self, version: str, ids: tuple[str, ...]) -> MetadataTable:
         key = (version, len(ids))
         with self._lock:
-            if self._key == key and self._table is not None:
-                return self._table
-        by_id = dict(self._manifest.all_metadata())
-        fields = {"source", "doc_type", "language", "date_num"} | {k for m in by_id.values() for k in m}
-        columns: dict[str, np.ndarray] = {}
-        for field in fields:
-            missing = 0 if field == "date_num" else ""
-            values = [by_id.get(cid, {}).get(field, missing) for cid in ids]
-            columns[field] = np.array(values, dtype=np.int64 if field == "date_num" else object)
-        table = MetadataTable(ids, columns)
-        with self._lock:
-            self._key, self._table = key, table
-        return table
+            if self._key != key or self._table is None:
+                self._key, self._table = key, MetadataTable(ids, self._manifest)
+            return self._table

@@ -126,16 +126,17 @@ class KeywordIndex:
             raise ValueError(f"allowed has shape {np.shape(allowed)}; it needs one entry per document ({len(self)})")
         term_ids = [self._vocab[t] for t in tokens if t in self._vocab] if self._retriever is not None else []
         if not term_ids:
-            return KeywordScores(self._ids, None, self._rows)
+            return KeywordScores(self._ids, None, self.rows)
         scores = self._scores(term_ids)
         if allowed is not None:
             if allowed.dtype == np.bool_:
                 scores[~allowed] = 0.0
             else:
                 scores *= allowed
-        return KeywordScores(self._ids, scores, self._rows)
+        return KeywordScores(self._ids, scores, self.rows)
 
-    def _rows(self) -> dict[str, int]:
+    def rows(self) -> dict[str, int]:
+        """The row of each document id: its position in ``ids`` and in a mask."""
         if self._row_of is None:  # built on first need; two threads building it at once build the same dict
             self._row_of = {cid: row for row, cid in enumerate(self._ids)}
         return self._row_of

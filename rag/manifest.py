@@ -245,9 +245,13 @@ class Manifest:
             tokens.append(tok.split(" ") if tok else [])
         return ids, tokens
 
-    def all_metadata(self) -> Iterator[tuple[str, dict[str, Any]]]:
-        for cid, meta in self._db().execute("SELECT chunk_id, metadata FROM chunks"):
-            yield cid, json.loads(meta)
+    def metadata_field(self, field: str) -> dict[str, Any]:
+        """One metadata field of every chunk that has it, by chunk id."""
+        rows = self._db().execute(
+            "SELECT chunk_id, json_extract(metadata, ?) FROM chunks WHERE json_type(metadata, ?) IS NOT NULL",
+            (f'$."{field}"', f'$."{field}"'),
+        )
+        return dict(rows)
 
     def all_chunk_ids(self) -> set[str]:
         return {r[0] for r in self._db().execute("SELECT chunk_id FROM chunks")}

@@ -69,6 +69,38 @@ def test_rerank_scores_below_threshold_mean_no_basis() -> None:
     assert has_basis([hit(REMOTE, "remote.pdf", rerank=0.3)], SETTINGS)
 
 
+def test_without_a_reranker_an_off_topic_question_has_no_basis() -> None:
+    def scored(cosine: float, terms: tuple[str, ...] = ()) -> Hit:
+        chunk = Chunk(chunk_id=f"c{cosine}", text=REMOTE, source="remote.pdf", page=1)
+        return Hit(chunk, cosine, StageScores(dense_rank=1, dense_score=cosine), matched_terms=terms)
+
+    e5 = Settings()  # the default embedding model, whose measured off-topic floor is 0.80
+    assert not has_basis([scored(0.77), scored(0.76)], e5)
+    assert has_basis([scored(0.77), scored(0.76, ("remot",))], e5)  # a shared term is a basis
+    assert has_basis([scored(0.86)], e5)
+    assert has_basis([scored(0.50)], Settings(embedding_model="some/other-model"))  # no floor measured for it
+    assert not has_basis([scored(0.50)], Settings(embedding_model="some/other-model", basis_min_cosine=0.6))
+    llm = ScriptedLLM()
+    assert answer_question(llm, "What is the capital of France?", [scored(0.77)], e5).no_basis
+    assert llm.calls == []
+
+
+@pytest.mark.slow
+def test_real_search_finds_no_basis_for_a_question_the_documents_never_touch(tmp_path, models_dir, e5_embedder) -> None:
+    from rag.service import RagService
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "remote.md").write_text(f"# Remote work\n\n{REMOTE}\n\n# Security\n\n{SECURITY}\n")
+    (docs / "returns.md").write_text(f"# 返品\n\n{RETURNS}\n")
+    service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=e5_embedder)
+    service.index_paths([docs])
+    for on_topic in ("How many days a week can I work from home?", "セール品は返品できますか？"):
+        assert service.has_basis(service.search(on_topic)), on_topic
+    for off_topic in ("Who painted the Mona Lisa?", "富士山の高さは何メートルですか？"):
+        assert not service.has_basis(service.search(off_topic)), off_topic
+
+
 def test_answer_cites_verbatim_quotes_and_drops_nonexistent_passages() -> None:
     reply = (
         "Employees can work from home up to three days per week [1]. "

@@ -90,6 +90,44 @@ def test_source_filter_applies_to_both_retrievers(indexed: RagService) -> None:
     assert indexed.search("memory", filters=SearchFilters(sources=("no/such.pdf",))) == []
 
 
+def test_doc_type_language_date_and_entity_filters_keep_only_matching_chunks(tmp_path, models_dir, minilm_embedder):
+    from rag.settings import Settings
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "tee_api_spec.md").write_text(API)
+    (docs / "travel_manual.md").write_text(TRAVEL)
+    (docs / "メモ.md").write_text("# 会議メモ\n\nメモリの上限は64キロバイトとし、超えた場合は TEE_Free で解放する。\n")
+    os.utime(docs / "travel_manual.md", (1_600_000_000, 1_600_000_000))  # 2020-09-13; the others are today
+    storage = tmp_path / "storage"
+    settings = Settings(storage_dir=storage, model_dir=models_dir, embedding_model="all-MiniLM-L6-v2-offline")
+    service = RagService(settings, embedder=minilm_embedder)
+    service.index_paths([docs])
+
+    def sources(**filters) -> set[str]:  # type: ignore[no-untyped-def]
+        return {h.chunk.source for h in service.search("memory", top_k=10, filters=SearchFilters(**filters))}
+
+    assert sources() == {"docs/tee_api_spec.md", "docs/travel_manual.md", "docs/メモ.md"}
+    assert sources(doc_types=("manual",)) == {"docs/travel_manual.md"}
+    assert sources(languages=("ja",)) == {"docs/メモ.md"}
+    assert sources(date_to="2021-01-01") == {"docs/travel_manual.md"}
+    assert sources(date_from="2021-01-01") == {"docs/tee_api_spec.md", "docs/メモ.md"}
+    assert sources(entities=(("api_functions", "TEE_Free"),)) == {"docs/tee_api_spec.md", "docs/メモ.md"}
+    hits = service.search("memory", top_k=10, filters=SearchFilters(entities=(("api_functions", "TEE_Malloc"),)))
+    assert hits and all("TEE_Malloc" in h.chunk.extra["api_functions"].split(",") for h in hits)
+
+
+def test_a_narrow_filter_searched_by_chroma_gives_the_hits_of_the_over_fetch(indexed: RagService, monkeypatch) -> None:
+    import rag.retrieval
+
+    tee_only = SearchFilters(sources=("docs/tee_api_spec.md",))
+    over_fetched = indexed.search("release memory blocks", top_k=3, semantic_weight=1.0, filters=tee_only)
+    monkeypatch.setattr(rag.retrieval, "OVERFETCH_MAX", 0)  # every filter now counts as narrow: Chroma's where
+    by_chroma = indexed.search("release memory blocks", top_k=3, semantic_weight=1.0, filters=tee_only)
+    assert over_fetched and {h.chunk.source for h in over_fetched} == {"docs/tee_api_spec.md"}
+    assert [h.chunk.chunk_id for h in by_chroma] == [h.chunk.chunk_id for h in over_fetched]
+
+
 def test_entity_query_ranks_the_defining_chunk_first(indexed: RagService) -> None:
     hits = indexed.search("what does TEE_Malloc return?", top_k=3)
     assert hits[0].chunk.section == "TEE_Malloc"
