@@ -10,9 +10,12 @@ document, and one long Japanese and one English document for the quizzes) into a
 with the default embedding model, then for every question runs what the QA page runs: search (contextual),
 the streamed answer, verified citations. It prints:
 
-- time to first token (from the start of the LLM call) and end-to-end time (search + answer + citations), p50;
-- the share of answers whose every citation verifies: every ``[n]`` kept (none dropped as invalid) and every
-  quote found verbatim in its chunk's text, re-read from the index;
+- time to first token (from the start of the LLM call to the model's first text) and end-to-end time (search +
+  answer + citations), p50;
+- of the answers that cite, the share whose every citation verifies: every ``[n]`` kept (none dropped as
+  invalid) and every quote found verbatim in its chunk's text, re-read from the index; beside it, the shares of
+  answers that cite at all, that say the passages do not hold the answer, and that claim something uncited
+  (the page marks those "could not be verified");
 - the JSQuAD exact-answer hit rate: the answer contains one of the dataset's answer spans (NFKC, spaces removed);
 - quizzes: seconds per 5 items, first-try validity (generation replies that parsed as the schema on the first
   call) and the share of FALSE items.
@@ -37,6 +40,7 @@ if str(ROOT) not in sys.path:
 
 from rag.citations import drop_invalid_markers  # noqa: E402
 from rag.errors import LLMOutputError  # noqa: E402
+from rag.faithfulness import says_unknown  # noqa: E402
 from rag.llm.selection import select_backend  # noqa: E402
 from rag.prompts import split_followups  # noqa: E402
 from rag.quiz.generation import parse_reply  # noqa: E402
@@ -104,12 +108,19 @@ class RecordingBackend:
     def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
         self._inner = inner
         self.structured_replies: list[tuple[int, bool]] = []  # (conversation length, parsed)
+        self.first_token_s: float | None = None
 
     def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
         return getattr(self._inner, name)
 
     def stream_chat(self, messages, *, temperature=0.2):  # type: ignore[no-untyped-def]
-        return self._inner.stream_chat(messages, temperature=temperature)
+        """The inner stream; ``first_token_s`` is set when the model's first text arrives (not when it is shown)."""
+        started = time.perf_counter()
+        self.first_token_s = None
+        for piece in self._inner.stream_chat(messages, temperature=temperature):
+            if self.first_token_s is None and piece.strip():
+                self.first_token_s = time.perf_counter() - started
+            yield piece
 
     def chat(self, messages, *, schema=None, temperature=0.2):  # type: ignore[no-untyped-def]
         reply = self._inner.chat(messages, schema=schema, temperature=temperature)
@@ -137,14 +148,9 @@ def _ask_one(service: RagService, question: str) -> dict:
             "answer": None,
         }
     passages = answering.build_context(question, hits, service.settings)
-    llm_started = time.perf_counter()
     stream = answering.stream_answer(service.llm, question, passages)
-    pieces: list[str] = []
-    ttft = None
-    for piece in stream:
-        if ttft is None and piece.strip():
-            ttft = time.perf_counter() - llm_started
-        pieces.append(piece)
+    pieces = list(stream)
+    ttft = service.llm.first_token_s  # the RecordingBackend's: the page holds a few characters back while streaming
     answer = answering.finish_answer(question, passages, "".join(pieces), service.llm.name, stream=stream)
     body, _followups = split_followups(stream.raw_text)
     _kept, dropped = drop_invalid_markers(body, len(passages))
@@ -157,10 +163,12 @@ def _ask_one(service: RagService, question: str) -> dict:
     }
 
 
-def _verified(service: RagService, result: dict) -> bool:
-    """Every [n] the model wrote kept, and every quote verbatim in its chunk's indexed text."""
+def _verified(service: RagService, result: dict) -> bool | None:
+    """Every [n] the model wrote kept, and every quote verbatim in its chunk's indexed text (None: nothing cited)."""
     answer = result["answer"]
-    if answer is None or not answer.citations or result["dropped_markers"]:
+    if answer is None or not answer.citations:
+        return None
+    if result["dropped_markers"]:
         return False
     chunks = service.index.manifest.chunks_by_id([c.chunk_id for c in answer.citations])
     return all(c.quote and c.chunk_id in chunks and c.quote in chunks[c.chunk_id].text for c in answer.citations)
@@ -222,6 +230,7 @@ def main() -> None:
                     "no_basis": result["no_basis"],
                     "citations": len(answer.citations) if answer else 0,
                     "verified": _verified(service, result),
+                    "said_unknown": bool(answer and not answer.citations and says_unknown(answer.answer)),
                     "exact_hit": hit,
                     "answer": answer.answer if answer else "",
                 }
@@ -233,8 +242,10 @@ def main() -> None:
             )
 
     quiz_rows: list[dict] = []
+    indexed = service.sources()
     for i in range(args.quizzes):
-        source = quiz_sources[i % len(quiz_sources)]
+        name = quiz_sources[i % len(quiz_sources)]
+        source = next((s for s in indexed if s.rsplit("/", 1)[-1] == name), name)  # sources keep the folder
         before = len(backend.structured_replies)
         started = time.perf_counter()
         try:
@@ -258,6 +269,7 @@ def main() -> None:
         print(f"quiz {source}: {quiz_rows[-1]}", file=sys.stderr)
 
     answered = [r for r in rows if not r["no_basis"]]
+    cited = [r for r in answered if r["verified"] is not None]
     jsquad = [r for r in rows if r["dataset"] == "jsquad-ja" and r["exact_hit"] is not None]
     made = [q for q in quiz_rows if q["items"]]
     first_calls = sum(q["first_try_calls"] for q in quiz_rows)
@@ -268,7 +280,12 @@ def main() -> None:
         "answered": len(answered),
         "ttft_s_p50": _p50([r["ttft_s"] for r in answered if r["ttft_s"] is not None]),
         "e2e_s_p50": _p50([r["e2e_s"] for r in rows]),
-        "all_citations_verified_share": round(sum(r["verified"] for r in answered) / max(1, len(answered)), 3),
+        "all_citations_verified_share": round(sum(r["verified"] is True for r in cited) / max(1, len(cited)), 3),
+        "cited_answer_share": round(len(cited) / max(1, len(answered)), 3),
+        "said_unknown_share": round(sum(r["said_unknown"] for r in answered) / max(1, len(answered)), 3),
+        "uncited_claim_share": round(
+            sum(r["verified"] is None and not r["said_unknown"] for r in answered) / max(1, len(answered)), 3
+        ),
         "jsquad_exact_answer_hit_rate": round(sum(r["exact_hit"] for r in jsquad) / max(1, len(jsquad)), 3),
         "quiz_s_per_5_items_p50": _p50([q["seconds"] * 5 / q["items"] for q in made]),
         "quiz_first_try_valid_share": round(sum(q["first_try_valid"] for q in quiz_rows) / max(1, first_calls), 3),

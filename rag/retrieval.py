@@ -1,4 +1,4 @@
-"""Hybrid search: dense (Chroma) + BM25, weighted RRF, entity boost, optional cross-encoder, dedup, context.
+"""Hybrid search: dense (Chroma) + BM25, fused (convex or weighted RRF), entity boost, cross-encoder, dedup, context.
 
 Every stage's rank and score travels on the Hit so the search page can show why a result ranked where it did.
 """
@@ -17,7 +17,7 @@ from rag.errors import EmptyIndexError
 from rag.filters import MetadataCache, chroma_where
 from rag.fusion import Fused, adaptive_weight, apply_rerank_thresholds, fuse_convex, fuse_rrf
 from rag.index import Index
-from rag.keyword_index import KeywordIndex
+from rag.keyword_index import KeywordIndex, KeywordScores
 from rag.records import Chunk, Hit, SearchFilters, StageScores
 from rag.reranker import Reranker, load_reranker
 from rag.settings import Settings
@@ -73,7 +73,7 @@ class HybridRetriever:
 
         Args:
             top_k: hits to return (settings.top_k by default).
-            semantic_weight: 0 = BM25 only (no query embedding), 1 = dense only, else weighted RRF.
+            semantic_weight: 0 = BM25 only (no query embedding), 1 = dense only, else the share of dense in fusion.
             filters: metadata filters applied to both retrievers.
             rerank: None = use the cross-encoder when one is configured; False = never.
             contextual: attach the previous/next chunk text of each hit.
@@ -114,17 +114,7 @@ class HybridRetriever:
             embed_ms, dense_ms = (t2 - t1) * 1e3, (time.perf_counter() - t2) * 1e3
         t3 = time.perf_counter()
         weight = adaptive_weight(weight, query_tokens, keyword_hits)
-        if s.fusion == "convex":
-            fused = fuse_convex(
-                dense_hits,
-                keyword_hits,
-                semantic_weight=weight,
-                k=s.rrf_k,
-                dense_extra=self._cosines(vector, keyword_hits, dense_hits),
-                keyword_extra=keyword_scores.of([cid for cid, _ in dense_hits]) if keyword_scores else None,
-            )
-        else:
-            fused = fuse_rrf(dense_hits, keyword_hits, semantic_weight=weight, k=s.rrf_k)
+        fused = self._fuse(weight, vector, dense_hits, keyword_hits, keyword_scores)
         chunks = self._index.manifest.chunks_by_id([f.chunk_id for f in fused])
         fused = [f for f in fused if f.chunk_id in chunks]  # readers trust only committed manifest rows
         fused = _boost_entities(query, fused, chunks, s.entity_patterns)
@@ -164,15 +154,27 @@ class HybridRetriever:
         found = self._index.vectors.query(vector, k, where=chroma_where(filters))
         return [(cid, score) for cid, score in found if passes(cid)]  # entity lists Chroma cannot express
 
-    def _cosines(
-        self, vector: np.ndarray | None, keyword_hits: list[tuple[str, float]], dense_hits: list[tuple[str, float]]
-    ) -> dict[str, float]:
-        """The query's cosine with each keyword candidate the dense search did not return (stored embeddings)."""
-        if vector is None:
-            return {}
-        returned = {cid for cid, _ in dense_hits}
-        stored = self._index.vectors.embeddings_of([cid for cid, _ in keyword_hits if cid not in returned])
-        return {cid: float(embedding @ vector) for cid, embedding in stored.items()}
+    def _fuse(
+        self,
+        weight: float,
+        vector: np.ndarray | None,
+        dense_hits: list[tuple[str, float]],
+        keyword_hits: list[tuple[str, float]],
+        keyword_scores: KeywordScores | None,
+    ) -> list[Fused]:
+        """Fuse as configured; convex fusion first gives every candidate the score of the retriever that missed it."""
+        s = self._settings
+        if s.fusion != "convex":
+            return fuse_rrf(dense_hits, keyword_hits, semantic_weight=weight, k=s.rrf_k)
+        cosines: dict[str, float] = {}
+        if vector is not None:
+            returned = {cid for cid, _ in dense_hits}
+            stored = self._index.vectors.embeddings_of([cid for cid, _ in keyword_hits if cid not in returned])
+            cosines = {cid: float(embedding @ vector) for cid, embedding in stored.items()}
+        bm25 = keyword_scores.of([cid for cid, _ in dense_hits]) if keyword_scores is not None else None
+        return fuse_convex(
+            dense_hits, keyword_hits, semantic_weight=weight, k=s.rrf_k, dense_extra=cosines, keyword_extra=bm25
+        )
 
     def _finish(
         self, query: str, fused: list[Fused], chunks: dict[str, Chunk], top_k: int, rerank: bool | None

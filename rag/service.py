@@ -149,7 +149,7 @@ class RagService:
         rerank: bool | None = None,
         contextual: bool = False,
     ) -> list[Hit]:
-        """Hybrid search (dense + BM25, weighted RRF, optional cross-encoder) with per-stage scores on each hit."""
+        """Hybrid search (dense + BM25 fused, optional cross-encoder) with per-stage scores on each hit."""
         return self.retriever.search(
             query,
             top_k=top_k,
