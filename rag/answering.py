@@ -12,9 +12,9 @@ from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from rag.citations import Passage, cite, drop_invalid_markers, passage_citation
+from rag.citations import Passage, attribute_uncited, cite, drop_invalid_markers, passage_citation
 from rag.errors import LLMError
-from rag.faithfulness import says_unknown, split_sentences, strip_markers, unsupported_sentences
+from rag.faithfulness import markers_of, says_unknown, split_sentences, strip_markers, unsupported_sentences
 from rag.llm.base import LLMBackend, Message
 from rag.prompts import (
     FOLLOWUPS_MARKER,
@@ -62,6 +62,10 @@ _TEXT: dict[str, dict[Language, str]] = {
     "no_citation": {
         "ja": "この回答はどの資料も引用していないため、根拠を確認できません。",
         "en": "This answer cites no passage, so it could not be verified.",
+    },
+    "attributed": {
+        "ja": "LLM が出典番号を付けなかったため、本文と一致する資料を出典として付けました。",
+        "en": "The LLM cited no passage, so the passages whose text matches the answer were attached as sources.",
     },
     "unsupported": {
         "ja": "{count} 文は引用した資料で裏付けられていません。",
@@ -240,8 +244,12 @@ def finish_answer(
     body, dropped = drop_invalid_markers(body, len(passages))
     if not body.strip():
         return _fallback(question, passages, backend_name, _TEXT["empty"][language])
-    citations = cite(body, passages)
     notes: list[str] = []
+    if not markers_of(body) and not says_unknown(body):
+        body = attribute_uncited(body, question, passages)
+        if markers_of(body):
+            notes.append(_TEXT["attributed"][language])
+    citations = cite(body, passages)
     if dropped:
         notes.append(_TEXT["dropped"][language].format(numbers=", ".join(f"[{n}]" for n in dropped)))
     if not citations and says_unknown(body):

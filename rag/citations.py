@@ -12,10 +12,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.faithfulness import markers_of, similarity, split_sentences, support
+from rag.faithfulness import content_tokens, markers_of, similarity, split_sentences, support
 from rag.records import Chunk, Citation
 
 QUOTE_MAX_CHARS = 240
+ATTRIBUTION_THRESHOLD = 0.75
+"""Share of an uncited sentence's content tokens a passage must hold to be attached as its source."""
 JOIN_MIN_GAIN = 0.2
 SNAP_MIN_SIMILARITY = 0.3
 """A model-written quote is snapped to a chunk sentence only when they overlap at least this much."""
@@ -161,6 +163,39 @@ def cite(answer: str, passages: Sequence[Passage]) -> tuple[Citation, ...]:
         if quote:
             citations.append(Citation(n, chunk.source, chunk.page, quote, chunk.chunk_id))
     return tuple(citations)
+
+
+def attribute_uncited(answer: str, question: str, passages: Sequence[Passage]) -> str:
+    """Add ``[n]`` to each sentence of an answer the model left without markers, where a passage supports it.
+
+    Small models often answer "1954年" or a bare sentence without citing. Each sentence gets the passage with the
+    highest :func:`support` when that reaches ``ATTRIBUTION_THRESHOLD``, stricter than the faithfulness check's
+    since nobody chose this passage; a short answer (under three content tokens:
+    a name, a number) is judged together with the question, and its own tokens must be in the passage too.
+    Sentences no passage supports stay unmarked, so the faithfulness check still flags them.
+
+    Returns:
+        The answer with markers placed before each supported sentence's closing punctuation.
+    """
+    if not passages:
+        return answer
+    marked: list[str] = []
+    cursor = 0
+    for sentence in split_sentences(answer):
+        start = answer.find(sentence, cursor)
+        if start < 0:
+            continue
+        end = start + len(sentence)
+        short = len(content_tokens(sentence)) < 3
+        claim = f"{question} {sentence}" if short else sentence
+        best = max(passages, key=lambda p: (support(claim, p.text), -p.n))  # ties: the better-ranked passage
+        if support(claim, best.text) >= ATTRIBUTION_THRESHOLD and (not short or support(sentence, best.text) == 1.0):
+            at = end - 1 if sentence[-1] in "。．.！？!?" else end  # the marker goes before the closing punctuation
+            marked.append(answer[cursor:at] + f"[{best.n}]")
+            cursor = at
+        marked.append(answer[cursor:end])
+        cursor = end
+    return "".join(marked) + answer[cursor:]
 
 
 def passage_citation(passage: Passage, reference: str) -> Citation:

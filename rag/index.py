@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -36,6 +36,7 @@ from rag.keyword_index import KeywordIndex
 from rag.manifest import ChunkRow, Manifest, SourceRow
 from rag.near_duplicates import drop_near_duplicates
 from rag.records import (
+    Chunk,
     ConsistencyReport,
     FileOutcome,
     IndexProgress,
@@ -206,7 +207,8 @@ class Index:
             )
 
     def _write_group(self, run: _Run, embedder: Embedder, group: list[PreparedFile]) -> None:
-        """Embed the new chunks of several files in one call, then switch each file over."""
+        """Embed the new chunks of several files in one call, store them in Chroma in one call, then switch each
+        file over in its own manifest transaction (a crash between leaves only orphans, removed on recovery)."""
         new_chunks = [
             c for p in group for c in p.chunks if not p.previous or c.chunk_id not in run.previous_ids(p.file.source)
         ]
@@ -214,12 +216,19 @@ class Index:
         vectors = embedder.embed_passages([c.text for c in new_chunks]) if new_chunks else np.zeros((0, 1))
         by_id = {c.chunk_id: vectors[i] for i, c in enumerate(new_chunks)}
         run.embedded += len(new_chunks)
-        for prepared in group:
-            self._switch_source(run, prepared, by_id)
+        switches = [self._plan_switch(run, prepared, by_id) for prepared in group]
+        if not run.changed:
+            self._mark_dirty(True)
+        # fresh chunks, and kept ones whose chunk_index may have shifted (their metadata is refreshed)
+        stored = [c for switch in switches for c in switch.chunks]
+        if stored:
+            self.vectors.upsert(stored, np.stack([v for switch in switches for v in switch.vectors]))
+        for switch in switches:
+            self._commit_switch(run, switch)
 
-    def _switch_source(self, run: _Run, prepared: PreparedFile, new_vectors: dict[str, np.ndarray]) -> None:
-        source = prepared.file.source
-        old_ids = set(run.previous_ids(source))
+    def _plan_switch(self, run: _Run, prepared: PreparedFile, new_vectors: dict[str, np.ndarray]) -> _Switch:
+        """What switching one file over writes: its chunks after near-duplicate removal, with their vectors."""
+        old_ids = set(run.previous_ids(prepared.file.source))
         kept_vectors = self.vectors.embeddings_of([c.chunk_id for c in prepared.chunks if c.chunk_id in old_ids])
         own_ids = {c.chunk_id for c in prepared.chunks}
         vectors = {**kept_vectors, **{k: v for k, v in new_vectors.items() if k in own_ids}}
@@ -228,22 +237,20 @@ class Index:
         )
         chunks = tuple(replace(c, chunk_index=i) for i, c in enumerate(chunks))
         warnings = prepared.doc.warnings + ((f"{dropped} near-duplicate passage(s) stored once",) if dropped else ())
-        if not run.changed:
-            self._mark_dirty(True)
-        fresh = [c for c in chunks if c.chunk_id not in old_ids]
-        self.vectors.upsert(fresh, np.stack([vectors[c.chunk_id] for c in fresh]) if fresh else np.zeros((0, 1)))
-        # chunk_index may have shifted for kept chunks: their metadata is refreshed too
-        moved = [c for c in chunks if c.chunk_id in old_ids]
-        if moved:
-            self.vectors.upsert(moved, np.stack([vectors[c.chunk_id] for c in moved]))
+        return _Switch(prepared, chunks, tuple(tokens), tuple(vectors[c.chunk_id] for c in chunks), old_ids, warnings)
+
+    def _commit_switch(self, run: _Run, switch: _Switch) -> None:
+        prepared, chunks = switch.prepared, switch.chunks
+        source = prepared.file.source
         with self.manifest.transaction() as db:
             version = run.version(db)
-            self.manifest.replace_chunks(db, source, [ChunkRow(c, t) for c, t in zip(chunks, tokens)])
-            self.manifest.put_source(db, _source_row(prepared, chunks, version, warnings))
+            self.manifest.replace_chunks(db, source, [ChunkRow(c, t) for c, t in zip(chunks, switch.tokens)])
+            self.manifest.put_source(db, _source_row(prepared, chunks, version, switch.warnings))
             self.manifest.set_meta(db, "embedding_model", self.embedder.fingerprint)
-        self.vectors.delete(old_ids - {c.chunk_id for c in chunks})
+        self.vectors.delete(switch.old_ids - {c.chunk_id for c in chunks})
         updated = prepared.previous is not None and prepared.previous.status == "indexed"
-        run.finish_file(FileOutcome(source, "updated" if updated else "indexed", chunks=len(chunks), warnings=warnings))
+        outcome = FileOutcome(source, "updated" if updated else "indexed", chunks=len(chunks), warnings=switch.warnings)
+        run.finish_file(outcome)
 
     def _record_failure(self, run: _Run, file: SourceFile, outcome: FileOutcome) -> None:
         """A failed file keeps whatever was indexed before (nothing is lost); the error is recorded."""
@@ -357,6 +364,18 @@ class Index:
         )
         return ConsistencyReport(ok, len(manifest_ids), len(vector_ids), len(keyword_ids), missing[:20], orphans[:20],
                                  keyword.version, self.manifest.index_version, message)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class _Switch:
+    """One file's switch-over, planned before the group's vectors are stored."""
+
+    prepared: PreparedFile
+    chunks: tuple[Chunk, ...]
+    tokens: tuple[tuple[str, ...], ...]
+    vectors: tuple[np.ndarray, ...]
+    old_ids: set[str]
+    warnings: tuple[str, ...]
 
 
 class _Run:

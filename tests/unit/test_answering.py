@@ -204,3 +204,26 @@ def test_prompt_is_in_the_question_language_and_numbers_passages() -> None:
     assert "[3] (返品.pdf, p. 1)" in user.content and user.content.endswith("質問: 返品の期限は？")
     system_en, _ = build_messages("What is the deadline?", passages)
     assert "Answer in English" in system_en.content
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "cited"),
+    [
+        ("返品は何日以内なら受け付けますか？", "30日以内です。", 3),  # a bare answer, checked with its question
+        ("How often must lost devices be reported?", "Lost devices must be reported to IT within 24 hours.", 2),
+    ],
+)
+def test_an_answer_the_model_left_uncited_gets_the_passage_that_holds_it(question: str, reply: str, cited: int) -> None:
+    answer = answer_question(ScriptedLLM([reply]), question, HITS, SETTINGS)
+    assert [c.n for c in answer.citations] == [cited]
+    assert_verbatim(answer, HITS)
+    assert answer.unsupported_sentences == ()
+    assert "matches the answer" in answer.message or "一致する資料" in answer.message
+
+
+def test_an_uncited_answer_no_passage_holds_stays_uncited() -> None:
+    answer = answer_question(
+        ScriptedLLM(["The office closes at 18:00 on Fridays."]), "When does it close?", HITS, SETTINGS
+    )
+    assert answer.citations == () and "cites no passage" in answer.message
+    assert answer.unsupported_sentences == ("The office closes at 18:00 on Fridays.",)
