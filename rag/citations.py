@@ -169,10 +169,10 @@ def attribute_uncited(answer: str, question: str, passages: Sequence[Passage]) -
     """Add ``[n]`` to each sentence of an answer the model left without markers, where a passage supports it.
 
     Small models often answer "1954年" or a bare sentence without citing. Each sentence gets the passage with the
-    highest :func:`support` when that reaches ``ATTRIBUTION_THRESHOLD``, stricter than the faithfulness check's
-    since nobody chose this passage; a short answer (under three content tokens:
-    a name, a number) is judged together with the question, and its own tokens must be in the passage too.
-    Sentences no passage supports stay unmarked, so the faithfulness check still flags them.
+    highest :func:`support` when that reaches ``ATTRIBUTION_THRESHOLD`` (stricter than the faithfulness check,
+    since the model did not choose this passage). A short answer (under three content tokens: a name, a number)
+    is judged together with the question, and its own tokens must all be in the passage. Sentences no passage
+    supports stay unmarked, so the faithfulness check still flags them.
 
     Returns:
         The answer with markers placed before each supported sentence's closing punctuation.
