@@ -37,7 +37,7 @@ ensure_venv() {
 }
 
 llama_wheel_dir() {  # one folder per CPU feature set, outside the repo so every clone on this machine reuses it
-  local cpu; cpu=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | sha256sum | cut -c1-12)
+  local cpu; cpu=$( (grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || uname -m) | sha256sum | cut -c1-12)
   echo "${XDG_CACHE_HOME:-$HOME/.cache}/rag-dashboard/wheels/cpu-$cpu"
 }
 
