@@ -203,27 +203,19 @@ class Manifest:
         return [chunk_from_row(*r) for r in rows]
 
     def chunks_by_id(self, ids: Sequence[str]) -> dict[str, Chunk]:
-        found: dict[str, Chunk] = {}
-        db = self._db()
-        for start in range(0, len(ids), 500):
-            part = list(ids[start : start + 500])
-            marks = ",".join("?" * len(part))
-            for r in db.execute(f"SELECT chunk_id, text, metadata FROM chunks WHERE chunk_id IN ({marks})", part):
-                found[r[0]] = chunk_from_row(*r)
-        return found
+        return {r[0]: chunk_from_row(*r) for r in self._rows_by_id("chunk_id, text, metadata", ids)}
 
     def tokens_by_id(self, ids: Sequence[str]) -> dict[str, frozenset[str]]:
         """The BM25 tokens stored with each chunk (what keyword search matched against)."""
-        found: dict[str, frozenset[str]] = {}
+        return {chunk_id: frozenset(tokens.split()) for chunk_id, tokens in self._rows_by_id("chunk_id, tokens", ids)}
+
+    def _rows_by_id(self, columns: str, ids: Sequence[str]) -> Iterator[tuple[Any, ...]]:
+        """``columns`` of the chunks with these ids, read in batches that stay under SQLite's parameter limit."""
         db = self._db()
         for start in range(0, len(ids), 500):
             part = list(ids[start : start + 500])
             marks = ",".join("?" * len(part))
-            for chunk_id, tokens in db.execute(
-                f"SELECT chunk_id, tokens FROM chunks WHERE chunk_id IN ({marks})", part
-            ):
-                found[chunk_id] = frozenset(tokens.split())
-        return found
+            yield from db.execute(f"SELECT {columns} FROM chunks WHERE chunk_id IN ({marks})", part)
 
     def chunk_at(self, source: str, chunk_index: int) -> Chunk | None:
         row = (
