@@ -71,8 +71,7 @@ def _questions(dataset: str, split: str, n: int) -> tuple[list[dict], list[dict]
     corpus = {doc["_id"]: doc for doc in _read_jsonl(folder / "corpus.jsonl")}
     relevant = _qrels(folder / "qrels" / f"{split}.tsv")
     queries = [q for q in _read_jsonl(folder / "queries.jsonl") if relevant.get(q["_id"])]
-    step = max(1, len(queries) // n)
-    chosen = queries[::step][:n]
+    chosen = queries[:: max(1, len(queries) // n)][:n] if n > 0 else []
     doc_ids = {doc_id for q in chosen for doc_id in relevant[q["_id"]]}
     doc_ids.update(list(corpus)[:DISTRACTORS])
     return chosen, [corpus[d] for d in sorted(doc_ids) if d in corpus]
@@ -108,6 +107,7 @@ class RecordingBackend:
     def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
         self._inner = inner
         self.structured_replies: list[tuple[int, bool]] = []  # (conversation length, parsed)
+        self.structured_calls: list[dict] = []  # seconds, prompt and reply size of each structured call
         self.first_token_s: float | None = None
 
     def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
@@ -123,8 +123,16 @@ class RecordingBackend:
             yield piece
 
     def chat(self, messages, *, schema=None, temperature=0.2):  # type: ignore[no-untyped-def]
+        started = time.perf_counter()
         reply = self._inner.chat(messages, schema=schema, temperature=temperature)
         if schema is not None:
+            self.structured_calls.append(
+                {
+                    "seconds": round(time.perf_counter() - started, 1),
+                    "prompt_chars": sum(len(m.content) for m in messages),
+                    "reply_chars": len(reply),
+                }
+            )
             try:
                 parse_reply(reply)
                 parsed = True
@@ -147,7 +155,7 @@ def _ask_one(service: RagService, question: str) -> dict:
             "ttft_s": None,
             "answer": None,
         }
-    passages = answering.build_context(question, hits, service.settings)
+    passages = answering.build_context(question, hits, service.settings, service.llm.name)
     stream = answering.stream_answer(service.llm, question, passages)
     pieces = list(stream)
     ttft = service.llm.first_token_s  # the RecordingBackend's: the page holds a few characters back while streaming
@@ -251,9 +259,11 @@ def main() -> None:
         try:
             quiz = service.generate_quiz(source, count=5, level="beginner")
             items, false_items, error = len(quiz.items), sum(not it.answer_bool for it in quiz.items), ""
+            statements = [f"{'TRUE ' if it.answer_bool else 'FALSE'} {it.statement}" for it in quiz.items]
         except Exception as err:  # noqa: BLE001  # a shortfall is a figure here, not a crash
-            items, false_items, error = 0, 0, str(err)
+            items, false_items, error, statements = 0, 0, str(err), []
         replies = backend.structured_replies[before:]
+        calls = backend.structured_calls[before:]
         first_calls = [parsed for length, parsed in replies if length <= 2]
         quiz_rows.append(
             {
@@ -264,9 +274,12 @@ def main() -> None:
                 "first_try_valid": sum(first_calls),
                 "first_try_calls": len(first_calls),
                 "error": error,
+                "statements": statements,
+                "calls": calls,
             }
         )
-        print(f"quiz {source}: {quiz_rows[-1]}", file=sys.stderr)
+        summary = {k: v for k, v in quiz_rows[-1].items() if k not in ("statements", "calls")}
+        print(f"quiz {source}: {summary}", file=sys.stderr)
 
     answered = [r for r in rows if not r["no_basis"]]
     cited = [r for r in answered if r["verified"] is not None]

@@ -66,6 +66,9 @@ if question:
                 hits = svc.search(question, contextual=True)
             if svc.has_basis(hits):
                 raw: list[str] = []
+                if svc.llm.name != "extractive":  # a CPU model reads for seconds before it answers: say what
+                    labels = "; ".join(p.label for p in svc.answer_passages(question, hits))
+                    st.caption(escape_md(t("qa.reading", sources=labels)))
                 st.write_stream(streamed_text(svc.stream_answer(question, hits), raw))
                 answer = svc.finish_answer(question, hits, "".join(raw))
             else:

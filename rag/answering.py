@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from rag.citations import Passage, attribute_uncited, cite, drop_invalid_markers, passage_citation
+from rag.context_window import estimate_tokens, fits, focus
 from rag.errors import LLMError
 from rag.faithfulness import markers_of, says_unknown, split_sentences, strip_markers, unsupported_sentences
 from rag.llm.base import LLMBackend, Message
@@ -40,6 +41,7 @@ __all__ = [
 
 EXTRACTIVE = "extractive"
 MIN_PASSAGE_CHARS = 200
+MIN_PASSAGE_TOKENS = 60
 NEIGHBOUR_CHARS = 200
 SHORT_CHUNK_CHARS = 300
 FALLBACK_PASSAGES = 3
@@ -100,42 +102,57 @@ def has_basis(hits: Sequence[Hit], settings: Settings) -> bool:
     return not cosines or max(cosines) >= settings.basis_cosine_floor
 
 
-def build_context(question: str, hits: Sequence[Hit], settings: Settings) -> list[Passage]:
-    """Numbered passages from the hits within ``settings.context_budget_chars``.
+def build_context(question: str, hits: Sequence[Hit], settings: Settings, backend_name: str = "") -> list[Passage]:
+    """Numbered passages from the hits within the context budget.
 
-    Hits the reranker scored below its threshold are left out, as are repeated chunks. A short chunk gets
-    some of its neighbours' text around it, so the model sees a complete thought.
+    The budget is ``settings.context_budget_chars`` characters and, for backends that read slowly (the embedded
+    CPU model by default), ``settings.context_token_budget(backend_name)`` estimated tokens, headers included.
+    Hits the reranker scored below its threshold are left out, as are repeated chunks. A short chunk gets some
+    of its neighbours' text around it, so the model sees a complete thought; a chunk longer than what is left
+    of the budget keeps the sentences the question is about (``rag.context_window.focus``).
 
     Args:
-        question: the user's question (kept for symmetry with the other steps; passages follow hit order).
+        question: the user's question.
         hits: search results, best first.
-        settings: supplies ``context_budget_chars`` and ``rerank_abs_threshold``.
+        settings: supplies the budgets and ``rerank_abs_threshold``.
+        backend_name: the LLM backend that will read the passages (its token budget applies).
 
     Returns:
         Passages numbered from 1 (empty when no hit qualifies).
     """
-    del question  # the hits are already ranked for it
-    budget = max(settings.context_budget_chars, MIN_PASSAGE_CHARS)
+    char_budget = max(settings.context_budget_chars, MIN_PASSAGE_CHARS)
+    token_budget = settings.context_token_budget(backend_name)
+    if token_budget is not None:
+        token_budget = max(token_budget, MIN_PASSAGE_TOKENS)
     passages: list[Passage] = []
     seen: set[str] = set()
-    used = 0
+    used_chars = used_tokens = 0
     for hit in hits:
         rerank = hit.scores.rerank_score
         if hit.chunk.chunk_id in seen or (rerank is not None and rerank < settings.rerank_abs_threshold):
             continue
-        remaining = budget - used
-        if passages and remaining < MIN_PASSAGE_CHARS:
+        chars_left = char_budget - used_chars
+        tokens_left = None if token_budget is None else token_budget - used_tokens - _header_tokens(hit)
+        too_little = chars_left < MIN_PASSAGE_CHARS or (tokens_left is not None and tokens_left < MIN_PASSAGE_TOKENS)
+        if passages and too_little:
             break
         text = hit.chunk.text.strip()
-        if len(text) < SHORT_CHUNK_CHARS and len(text) + 2 * NEIGHBOUR_CHARS <= remaining:
+        if len(text) < SHORT_CHUNK_CHARS:
             before = hit.context_before.strip()[-NEIGHBOUR_CHARS:]
             after = hit.context_after.strip()[:NEIGHBOUR_CHARS]
-            text = "\n".join(part for part in (before and f"…{before}", text, after and f"{after}…") if part)
-        text = _fit(text, remaining)
+            widened = "\n".join(part for part in (before and f"…{before}", text, after and f"{after}…") if part)
+            text = widened if fits(widened, chars_left, tokens_left) else text
+        text = focus(question, text, chars_left, tokens_left)
         seen.add(hit.chunk.chunk_id)
         passages.append(Passage(len(passages) + 1, hit.chunk, text, hit.score))
-        used += len(text)
+        used_chars += len(text)
+        used_tokens += estimate_tokens(text) + _header_tokens(hit)
     return passages
+
+
+def _header_tokens(hit: Hit) -> int:
+    """What a passage's ``[n] (source, p. N — section)`` line costs (see ``rag.prompts.format_passage``)."""
+    return estimate_tokens(f"[10] ({hit.chunk.source}, p. {hit.chunk.page} — {hit.chunk.section})")
 
 
 def build_messages(question: str, passages: Sequence[Passage]) -> list[Message]:
@@ -280,7 +297,7 @@ def answer_question(backend: LLMBackend, question: str, hits: Sequence[Hit], set
     """
     if not has_basis(hits, settings):
         return _no_basis(detect_language(question), backend.name)
-    passages = build_context(question, hits, settings)
+    passages = build_context(question, hits, settings, backend.name)
     if backend.name == EXTRACTIVE or not passages:
         return finish_answer(question, passages, "", backend.name)
     try:
@@ -312,15 +329,6 @@ def _extractive(question: str, passages: Sequence[Passage]) -> Answer:
         backend=EXTRACTIVE,
         message=_TEXT["extractive"][language],
     )
-
-
-def _fit(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters at the last sentence end that keeps at least half of it."""
-    if len(text) <= limit:
-        return text
-    cut = text[:limit]
-    end = max(cut.rfind(mark) for mark in ("。", ". ", "\n", "！", "？"))
-    return cut[: end + 1].rstrip() if end >= limit // 2 else cut.rstrip() + "…"
 
 
 @dataclass(frozen=True, slots=True)

@@ -181,11 +181,8 @@ def attribute_uncited(answer: str, question: str, passages: Sequence[Passage]) -
         return answer
     marked: list[str] = []
     cursor = 0
-    for sentence in split_sentences(answer):
-        start = answer.find(sentence, cursor)
-        if start < 0:
-            continue
-        end = start + len(sentence)
+    for start, end in _closed_sentence_spans(answer):
+        sentence = answer[start:end]
         short = len(content_tokens(sentence)) < 3
         claim = f"{question} {sentence}" if short else sentence
         best = max(passages, key=lambda p: (support(claim, p.text), -p.n))  # ties: the better-ranked passage
@@ -196,6 +193,36 @@ def attribute_uncited(answer: str, question: str, passages: Sequence[Passage]) -
         marked.append(answer[cursor:end])
         cursor = end
     return "".join(marked) + answer[cursor:]
+
+
+def _closed_sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Sentence spans of ``text``, a sentence ending inside brackets or quotes joined with what closes them.
+
+    ``（That's a balk!）`` is one sentence here, so a marker never lands between the "!" and the bracket.
+    """
+    spans: list[tuple[int, int]] = []
+    cursor = 0
+    open_start: int | None = None
+    for sentence in split_sentences(text):
+        start = text.find(sentence, cursor)
+        if start < 0:
+            continue
+        cursor = start + len(sentence)
+        first = start if open_start is None else open_start
+        if _unclosed(text[first:cursor]):
+            open_start = first
+            continue
+        spans.append((first, cursor))
+        open_start = None
+    if open_start is not None:
+        spans.append((open_start, cursor))
+    return spans
+
+
+def _unclosed(text: str) -> bool:
+    """Whether ``text`` opens a bracket or quotation it does not close."""
+    pairs = ("「」", "『』", "（）", "()", "“”", "【】")
+    return any(text.count(a) > text.count(b) for a, b in pairs) or text.count('"') % 2 == 1
 
 
 def passage_citation(passage: Passage, reference: str) -> Citation:

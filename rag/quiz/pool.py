@@ -94,9 +94,8 @@ class ChunkPool:
         usable = [c for c in chunks if len(c.text.strip()) >= MIN_CHUNK_CHARS]
         if not usable:
             known = ", ".join(sorted(self._catalog.sources())[:10]) or "none"
-            raise SourceNotFoundError(
-                f"No quiz material for source {source!r}: it has no indexed text. Indexed sources: {known}."
-            )
+            why = f"none of its chunks has {MIN_CHUNK_CHARS} characters" if chunks else "it has no indexed text"
+            raise SourceNotFoundError(f"No quiz material for source {source!r}: {why}. Indexed sources: {known}.")
         if len(usable) > MAX_IDS_PER_SOURCE:
             step = len(usable) / MAX_IDS_PER_SOURCE
             usable = [usable[int(i * step)] for i in range(MAX_IDS_PER_SOURCE)]

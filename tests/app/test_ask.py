@@ -65,6 +65,7 @@ def test_ollama_answer_streams_and_keeps_its_verified_citation(
 
     shown = texts(at)
     assert "ヒープからメモリを確保します。" in shown
+    assert "資料を読んで回答を作成中: one/heap.pdf, p. 1" in shown  # listed while the model reads
     assert "[1] one/heap.pdf p.1" in shown and quote in shown
     assert "回答: ollama" in shown
     assert "FOLLOWUPS" not in shown  # the follow-ups section became buttons

@@ -7,6 +7,7 @@ import hashlib
 import pytest
 
 from rag.answering import answer_question, build_context, build_messages, finish_answer, has_basis, stream_answer
+from rag.context_window import estimate_tokens
 from rag.errors import LLMUnavailableError
 from rag.records import Chunk, Hit, StageScores
 from rag.settings import Settings
@@ -197,6 +198,22 @@ def test_context_keeps_to_the_budget_and_adds_neighbours_to_short_chunks() -> No
     assert len({p.chunk.chunk_id for p in passages}) == len(passages)
 
 
+def test_embedded_model_gets_a_token_budget_that_keeps_the_answering_sentence() -> None:
+    filler = "この段落は手続きの背景を説明する文章です。" * 12
+    answer_hit = hit(filler + "在宅勤務は所属長の承認を得て週三日まで認められます。" + filler, "規程.pdf")
+    others = [hit(f"別の規程{i}について説明します。" + filler, f"doc{i}.pdf") for i in range(4)]
+    hits = [answer_hit, *others]
+
+    ollama = build_context("在宅勤務は週何日まで？", hits, SETTINGS, "ollama")
+    embedded = build_context("在宅勤務は週何日まで？", hits, SETTINGS, "embedded")
+
+    budget = SETTINGS.context_token_budget("embedded")
+    assert budget is not None and SETTINGS.context_token_budget("ollama") is None
+    assert sum(estimate_tokens(p.text) for p in embedded) <= budget < sum(estimate_tokens(p.text) for p in ollama)
+    assert "在宅勤務は所属長の承認を得て週三日まで認められます。" in embedded[0].text
+    assert sum(len(p.text) for p in ollama) <= SETTINGS.context_budget_chars
+
+
 def test_prompt_is_in_the_question_language_and_numbers_passages() -> None:
     passages = build_context("返品の期限は？", HITS, SETTINGS)
     system, user = build_messages("返品の期限は？", passages)
@@ -219,6 +236,13 @@ def test_an_answer_the_model_left_uncited_gets_the_passage_that_holds_it(questio
     assert_verbatim(answer, HITS)
     assert answer.unsupported_sentences == ()
     assert "matches the answer" in answer.message or "一致する資料" in answer.message
+
+
+def test_attributed_marker_never_lands_inside_brackets_or_quotes() -> None:
+    reply = "返品は30日以内なら受け付けます（レシートが必要です！）。"
+    answer = answer_question(ScriptedLLM([reply]), "返品の条件は？", HITS, SETTINGS)
+    assert answer.answer.startswith("返品は30日以内なら受け付けます（レシートが必要です！）[3]。")
+    assert [c.n for c in answer.citations] == [3]
 
 
 def test_an_uncited_answer_no_passage_holds_stays_uncited() -> None:

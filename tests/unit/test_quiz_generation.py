@@ -121,48 +121,74 @@ def test_broken_json_gets_one_repair_retry_that_shows_the_error() -> None:
     assert "could not be used" in repair[-1].content and "JSON" in repair[-1].content
 
 
-def test_questions_paraphrased_truths_and_invented_quotes_are_rejected_with_reasons() -> None:
+BAD_REPLY = json.dumps(
+    {
+        "items": [
+            {
+                "statement": "Can employees work remotely 3 days per week?",
+                "answer_bool": True,
+                "explanation": "",
+                "passage": 1,
+                "quote": "Employees may work remotely up to 3 days per week.",
+            },
+            {
+                "statement": "Laptops must be encrypted with BitLocker.",
+                "answer_bool": False,
+                "explanation": "",
+                "passage": 1,
+                "quote": "Laptops must be encrypted with BitLocker.",
+            },
+            {
+                "statement": "Staff get free lunch on Fridays.",
+                "answer_bool": True,
+                "explanation": "",
+                "passage": 1,
+                "quote": "Lunch is free every Friday for all staff.",
+            },
+            {
+                "statement": "Hotels are capped.",
+                "answer_bool": "yes",
+                "explanation": "",
+                "passage": 1,
+                "quote": "x",
+            },
+        ]
+    }
+)
+
+
+def test_rejected_model_statements_are_replaced_by_the_documents_own_sentences() -> None:
     catalog = Catalog({"policy.md": POLICY})
-    bad = json.dumps(
-        {
-            "items": [
-                {
-                    "statement": "Can employees work remotely 3 days per week?",
-                    "answer_bool": True,
-                    "explanation": "",
-                    "passage": 1,
-                    "quote": "Employees may work remotely up to 3 days per week.",
-                },
-                {
-                    "statement": "Laptops must be encrypted with BitLocker.",
-                    "answer_bool": False,
-                    "explanation": "",
-                    "passage": 1,
-                    "quote": "Laptops must be encrypted with BitLocker.",
-                },
-                {
-                    "statement": "Staff get free lunch on Fridays.",
-                    "answer_bool": True,
-                    "explanation": "",
-                    "passage": 1,
-                    "quote": "Lunch is free every Friday for all staff.",
-                },
-                {
-                    "statement": "Hotels are capped.",
-                    "answer_bool": "yes",
-                    "explanation": "",
-                    "passage": 1,
-                    "quote": "x",
-                },
-            ]
-        }
-    )
-    llm = ScriptedLLM(default=bad)
+    llm = ScriptedLLM(default=BAD_REPLY)
+    messages: list[str] = []
+    quiz = generate_quiz(llm, catalog, "policy.md", count=4, seed=3, progress=messages.append)
+
+    assert_well_formed(quiz, catalog, 4)
+    document = [normalize(c.text) for c in catalog.docs["policy.md"]]
+    for item in quiz.items:
+        assert "free lunch" not in item.statement and not item.statement.startswith("Can ")
+        if item.answer_bool:
+            assert any(normalize(item.statement) in text for text in document)
+    told = " ".join(messages)
+    assert "document's own sentences" in told
+    for reason in ("question_form", "false_supported", "quote_not_verbatim", "answer_not_bool"):
+        assert reason in told
+
+
+def test_shortfall_names_the_rejection_reasons_when_no_sentence_can_stand_in() -> None:
+    fragments = [  # notes of keywords: no sentence a quiz could state
+        "Remote work: 3 days, manager approval, home office, VPN",
+        "Expenses: 500 dollars, receipts, 30 days, finance team",
+        "Laptops: BitLocker, encryption, IT desk, 24 hours",
+        "Hotels: 200 dollars, economy class, 6 hours, travel desk",
+    ]
+    catalog = Catalog({"notes.md": fragments})
+    llm = ScriptedLLM(default=BAD_REPLY)
     with pytest.raises(QuizShortfallError) as caught:
-        generate_quiz(llm, catalog, "policy.md", count=4, seed=3)
+        generate_quiz(llm, catalog, "notes.md", count=4, seed=3)
     error = caught.value
     assert error.requested == 4 and error.made == 0
-    for reason in ("question_form", "false_supported", "quote_not_verbatim", "answer_not_bool"):
+    for reason in ("question_form", "quote_not_verbatim", "answer_not_bool", "no_usable_sentence"):
         assert error.reasons[reason] >= 1 and reason in str(error)
     assert "0 of 4" in str(error)
     assert len(llm.calls) == 3  # the first sample and two re-samples, no more
