@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from rag.context_window import estimate_tokens
 from rag.errors import LLMOutputError, QuizError
 from rag.faithfulness import content_tokens, normalize, split_sentences
 from rag.llm.base import LLMBackend, Message
@@ -36,6 +37,9 @@ ROUNDS = 3  # the first sample and at most two re-samples
 FALSE_SHARE = 0.4
 MAX_FALSE_SHARE = 0.6
 SCHEMA = GenerationReply.model_json_schema()
+QUIZ_CONTEXT_FACTOR = 2
+"""A quiz call may read this many times the answer's token budget (``Settings.context_token_budget``): it writes
+several statements from several passages, and on two cores the 1.5B model still reads it in about 16 s."""
 _LEVEL_HINT = {
     "beginner": "basic facts, definitions and purposes",
     "intermediate": "procedures, methods and how things are done",
@@ -43,6 +47,8 @@ _LEVEL_HINT = {
 }
 _SENTENCE_CHARS = {"ja": (15, 120), "en": (40, 240)}
 # bullets, list numbers and all-caps section labels ("OBJECTIVE The purpose ...") are not part of a statement
+# a sentence cut where its chunk begins: lower-case English, or Japanese opening on a particle or punctuation
+_FRAGMENT_START = re.compile(r"[a-z,;:)\]、。，）」』をにがはのでとへもやっ]")
 _LEADING_NOISE = re.compile(r"^\s*(?:[#>*・•\-]+|\d+[.)．]|[（(]\d+[)）]|(?:[A-Z]{4,}:?\s+)+(?=[A-Z][a-z]))\s*")
 
 
@@ -112,7 +118,7 @@ def generate_quiz(
             break
         sample = pool.sample(source, count, level, rng, exclude=used)
         used.update(c.chunk_id for c in sample)
-        need = count - len(trues) - len(falses) + 2
+        need = count - len(trues) - len(falses) + 1  # one spare; the document's sentences fill any gap
         if backend.name == "extractive":
             candidates = _extract(sample, need * 2, language, reasons)
         else:
@@ -190,11 +196,12 @@ def quiz_messages(passages: Sequence[Any], need: int, level: str, language: Lang
     lang = "Japanese" if language == "ja" else "English"
     system = (
         "You write true/false quiz statements from the numbered passages. Reply with JSON only, matching the "
-        'schema {"items": [{"statement", "type": "true_false", "answer_bool", "explanation", "passage", "quote"}]}. '
-        "Each statement is one declarative sentence (never a question) about one passage. Most statements must be "
-        "TRUE (answer_bool true): stated by the passage. A FALSE statement (answer_bool false) changes exactly one "
-        "fact of a passage sentence: a number, a negation or a name. 'quote' is one sentence copied exactly, "
-        f"character for character, from the passage. Write statements and explanations in {lang}."
+        'schema {"items": [{"statement", "type": "true_false", "answer_bool", "passage"}]}. '
+        "Each statement is one short declarative sentence (never a question) that restates one fact of one "
+        "passage in the passage's own words: at most 60 characters in Japanese or 25 words in English. Most "
+        "statements must be TRUE (answer_bool true): stated by the passage. A FALSE statement (answer_bool false) "
+        "changes exactly one fact of a passage sentence: a number, a negation or a name. 'passage' is the number "
+        f"of the passage the statement is about. Write the statements in {lang}."
     )
     user = f"Passages:\n{body}\n\nWrite {need} statements about {_LEVEL_HINT[level]}, each from a different passage."
     return [Message("system", system), Message("user", user)]
@@ -239,12 +246,17 @@ def _ask(
 ) -> list[Candidate]:
     """One generation call (plus one repair retry) over a batch of the sample; the valid candidates."""
     batch: list[Any] = []
-    used_chars = 0
+    used_chars = used_tokens = 0
+    token_cap = settings.context_token_budget(backend.name)
     for chunk in sample:
-        if batch and (used_chars + len(chunk.text) > settings.context_budget_chars or len(batch) >= need + 2):
+        tokens = estimate_tokens(chunk.text)
+        over_chars = used_chars + len(chunk.text) > settings.context_budget_chars
+        over_tokens = token_cap is not None and used_tokens + tokens > token_cap * QUIZ_CONTEXT_FACTOR
+        if len(batch) > need or (batch and (over_chars or over_tokens)):
             break
         batch.append(chunk)
         used_chars += len(chunk.text)
+        used_tokens += tokens
     messages = quiz_messages(batch, need, level, language)
     reply, items = "", []
     for attempt in (1, 2):
@@ -307,6 +319,7 @@ def _extract(sample: Sequence[Any], limit: int, language: Language, reasons: Cou
             statement = normalize(_LEADING_NOISE.sub("", sentence))
             if (
                 low <= len(statement) <= high
+                and not _FRAGMENT_START.match(statement)
                 and sentence[-1] in ("。" if language == "ja" else ".")
                 and "|" not in statement
                 and not is_question(statement)

@@ -60,14 +60,16 @@ class Quiz(BaseModel):
 
 
 class GeneratedItem(BaseModel):
-    """One statement as the LLM writes it: the passage it rests on and a verbatim quote of that passage."""
+    """One statement as the LLM writes it and the passage it rests on (the verbatim quote is located in code)."""
 
     statement: str = Field(description="A declarative statement (not a question) about the passage.")
     type: Literal["true_false"] = "true_false"
     answer_bool: StrictBool = Field(description="true if the passage states it, false if the passage contradicts it.")
-    explanation: str = Field(description="Why, in one sentence, referring to the passage.")
+    explanation: str = Field(default="", description="Optional: why, in one short sentence.")
     passage: int = Field(description="The number of the passage the statement is about.")
-    quote: str = Field(description="A sentence copied exactly, character for character, from that passage.")
+    quote: str = Field(
+        default="", description="Optional: the passage sentence it rests on (found in code when left out)."
+    )
 
 
 class GenerationReply(BaseModel):

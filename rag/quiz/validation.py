@@ -26,6 +26,7 @@ TRUE_QUOTE_SUPPORT = 0.5
 TRUE_CHUNK_SUPPORT = 0.6
 FALSE_MIN_RELEVANCE = 0.3
 DUPLICATE_SIMILARITY = 0.8
+_SENTENCE_ENDS = (".", "。", "．", "!", "！", "?", "？")
 
 _QUESTION_END = re.compile(r"(\?|？|か。?|ですか|ますか|でしょうか)\s*$")
 _QUESTION_START = re.compile(r"^(is|are|does|do|did|can|what|which|who|when|where|why|how)\b", re.IGNORECASE)
@@ -46,6 +47,13 @@ def is_question(statement: str) -> bool:
     """Whether the text reads as a question (ends with ?/？/か, or opens like an English question)."""
     text = statement.strip()
     return bool(_QUESTION_END.search(text) or (_QUESTION_START.match(text) and text.endswith("?")))
+
+
+def is_heading(statement: str, text: str) -> bool:
+    """Whether ``statement`` is a line of ``text`` that ends without sentence punctuation (a title, not a claim)."""
+    plain = _plain(statement)
+    lines = (line.rstrip() for line in text.splitlines())
+    return any(_plain(line) == plain and not line.endswith(_SENTENCE_ENDS) for line in lines if line)
 
 
 def validate_generated(raw: Any, passages: Sequence[Chunk], document: Sequence[Chunk]) -> Candidate | str:
@@ -76,6 +84,8 @@ def validate_generated(raw: Any, passages: Sequence[Chunk], document: Sequence[C
     chunk, quote = _verbatim_quote(item.quote or statement, passages[item.passage - 1], document)
     if quote is None:
         return "quote_not_verbatim"
+    if is_heading(statement, chunk.text):
+        return "heading_not_statement"
     reason = check_truth(statement, item.answer_bool, chunk.text, quote, [c.text for c in document])
     if reason:
         return reason

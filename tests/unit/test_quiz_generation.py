@@ -13,7 +13,7 @@ from rag.faithfulness import normalize
 from rag.quiz.generation import SCHEMA, QuizShortfallError, generate_quiz, parse_reply
 from rag.quiz.models import Quiz
 from rag.quiz.pool import ChunkPool
-from rag.quiz.validation import is_question
+from rag.quiz.validation import is_question, validate_generated
 from rag.records import Chunk
 from tests.scripted_llm import ScriptedLLM
 
@@ -108,6 +108,43 @@ def test_code_fenced_json_is_parsed_with_the_schema_and_false_items_are_perturba
     originals = {s for s, _ in TRUE_ITEMS}
     assert all(item.statement not in originals for item in falses)
     assert all(item.explanation.startswith("False. The document states:") for item in falses)
+
+
+def test_statements_without_quotes_get_verbatim_quotes_located_in_code() -> None:
+    catalog = Catalog({"policy.md": POLICY})
+    items = [
+        {"statement": s, "type": "true_false", "answer_bool": True, "passage": i}
+        for i, (s, _q) in enumerate(TRUE_ITEMS, 1)
+    ]
+    llm = ScriptedLLM([json.dumps({"items": items})])
+    quiz = generate_quiz(llm, catalog, "policy.md", count=5, seed=1)
+    assert_well_formed(quiz, catalog, 5)  # every citation quote is verbatim text of its chunk
+    truths = [item for item in quiz.items if item.answer_bool]
+    assert truths and all(item.citations[0].quote in dict(TRUE_ITEMS).values() for item in truths)
+
+
+def test_a_title_is_not_accepted_as_a_statement() -> None:
+    chunk = Chunk(
+        chunk_id="c1",
+        text="## Remote work rules for all staff\nEmployees may work remotely up to 3 days.",
+        source="a.md",
+    )
+    raw = {"statement": "Remote work rules for all staff", "type": "true_false", "answer_bool": True, "passage": 1}
+    assert validate_generated(raw, [chunk], [chunk]) == "heading_not_statement"
+    raw["statement"] = "Employees may work remotely up to 3 days."
+    assert not isinstance(validate_generated(raw, [chunk], [chunk]), str)
+
+
+def test_document_sentences_cut_by_a_chunk_boundary_are_not_quiz_statements() -> None:
+    fragment = (
+        "to the line manager within thirty days of the purchase, together with the original receipts, the project "
+        "code and a short note on the business purpose."
+    )
+    texts = [f"{fragment} {rule}" for rule in (r for r, _q in TRUE_ITEMS)]
+    catalog = Catalog({"expenses.md": texts})
+    quiz = generate_quiz(ScriptedLLM(name="extractive"), catalog, "expenses.md", count=5, seed=2)
+    assert all(not item.statement[0].islower() for item in quiz.items)
+    assert all("to the line manager" not in item.statement for item in quiz.items)
 
 
 def test_broken_json_gets_one_repair_retry_that_shows_the_error() -> None:
