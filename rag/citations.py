@@ -25,6 +25,7 @@ SNAP_MIN_SIMILARITY = 0.3
 _FULLWIDTH_MARKER = re.compile(r"[［【]\s*([0-9０-９]+)\s*[］】]")
 _LIST_MARKER = re.compile(r"\[\s*(\d+(?:\s*[,、，]\s*\d+)+)\s*\]")
 _ANY_MARKER = re.compile(r"\[(\d+)\]")
+_PLACEHOLDER = re.compile(r"\[(?:番号|数字|n|N|number|num)\]")  # the prompt's pattern copied instead of a number
 _QUOTED = re.compile(r"[「『“\"]([^」』”\"]{8,400})[」』”\"]\s*((?:\[\d+\])+)")
 
 
@@ -57,7 +58,7 @@ def normalize_markers(text: str) -> str:
 
 
 def drop_invalid_markers(text: str, count: int) -> tuple[str, list[int]]:
-    """Remove markers that name no passage (``[0]``, ``[7]`` of 3).
+    """Remove markers that name no passage (``[0]``, ``[7]`` of 3, a copied placeholder such as ``[番号]``).
 
     Returns:
         The cleaned text and the numbers that were dropped (in order of appearance).
@@ -71,7 +72,7 @@ def drop_invalid_markers(text: str, count: int) -> tuple[str, list[int]]:
         dropped.append(n)
         return ""
 
-    cleaned = _ANY_MARKER.sub(keep_or_drop, normalize_markers(text))
+    cleaned = _ANY_MARKER.sub(keep_or_drop, _PLACEHOLDER.sub("", normalize_markers(text)))
     return re.sub(r"[ \t]+([。、.,!?])", r"\1", cleaned), dropped
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from rag.faithfulness import normalize
+from rag.faithfulness import content_tokens, normalize
 
 Kind = Literal["number", "negation", "antonym", "entity"]
 WINDOW = 4
@@ -220,7 +220,11 @@ def _entities(statement: str, corpus: Sequence[str], rng: random.Random) -> list
             term = match.group()
             if match.start() == 0 and pattern is _LATIN_TERM and not term.isupper():
                 continue  # a capitalized first word is usually not a name
-            others = [t for t, n in counts.most_common(40) if t != term and t not in statement and n >= 1]
+            others = [
+                t
+                for t, _n in counts.most_common(40)
+                if t != term and t not in statement and content_tokens(t)  # never "This" or "The" for a name
+            ]
             if others:
                 options.append(("entity", match.start(), term, rng.choice(others[:10])))
         if options:

@@ -217,7 +217,7 @@ def test_embedded_model_gets_a_token_budget_that_keeps_the_answering_sentence() 
 def test_prompt_is_in_the_question_language_and_numbers_passages() -> None:
     passages = build_context("返品の期限は？", HITS, SETTINGS)
     system, user = build_messages("返品の期限は？", passages)
-    assert "日本語" in system.content and "[番号]" in system.content
+    assert "日本語" in system.content and "[1][3]" in system.content
     assert "[3] (返品.pdf, p. 1)" in user.content and user.content.endswith("質問: 返品の期限は？")
     system_en, _ = build_messages("What is the deadline?", passages)
     assert "Answer in English" in system_en.content
@@ -242,6 +242,14 @@ def test_attributed_marker_never_lands_inside_brackets_or_quotes() -> None:
     reply = "返品は30日以内なら受け付けます（レシートが必要です！）。"
     answer = answer_question(ScriptedLLM([reply]), "返品の条件は？", HITS, SETTINGS)
     assert answer.answer.startswith("返品は30日以内なら受け付けます（レシートが必要です！）[3]。")
+    assert [c.n for c in answer.citations] == [3]
+
+
+def test_a_placeholder_marker_copied_from_the_prompt_is_removed() -> None:
+    answer = answer_question(
+        ScriptedLLM(["返品は購入後30日以内であれば受け付けます[3]。[番号]"]), "返品の期限は？", HITS, SETTINGS
+    )
+    assert "[番号]" not in answer.answer and "[3]" in answer.answer
     assert [c.n for c in answer.citations] == [3]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import unicodedata
 from collections import defaultdict
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from rag.faithfulness import normalize
 from rag.quiz.generation import SCHEMA, QuizShortfallError, generate_quiz, parse_reply
 from rag.quiz.models import Quiz
+from rag.quiz.perturbation import perturb
 from rag.quiz.pool import ChunkPool
 from rag.quiz.validation import is_question, validate_generated
 from rag.records import Chunk
@@ -296,3 +298,10 @@ def test_extractive_quiz_from_real_japanese_and_english_documents(source: str) -
             assert any(normalize(item.statement) in text for text in document)
     marker = "誤り。文書には" if source != "scifact-abstracts.pdf" else "False. The document states"
     assert any(item.explanation.startswith(marker) for item in quiz.items)
+
+
+def test_an_entity_is_swapped_for_another_name_never_for_a_sentence_opener() -> None:
+    document = ["This study measured Sirtuin in Candida. The results were clear. We found Candida in 3 samples."]
+    statement = "Old cells regulate aging through Sirtuin."
+    swaps = {perturb(statement, document, random.Random(seed)) for seed in range(20)}
+    assert {s.replacement for s in swaps if s} == {"Candida"}
