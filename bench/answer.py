@@ -155,7 +155,7 @@ def _ask_one(service: RagService, question: str) -> dict:
             "ttft_s": None,
             "answer": None,
         }
-    passages = answering.build_context(question, hits, service.settings, service.llm.name)
+    passages = service.answer_passages(question, hits)
     stream = answering.stream_answer(service.llm, question, passages)
     pieces = list(stream)
     ttft = service.llm.first_token_s  # the RecordingBackend's: the page holds a few characters back while streaming

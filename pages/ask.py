@@ -64,11 +64,12 @@ if question:
         try:
             with st.spinner(t("qa.searching")):
                 hits = svc.search(question, contextual=True)
-            if svc.has_basis(hits):
+                basis = svc.has_basis(hits)
+                reading = svc.answer_passages(question, hits) if basis and svc.llm.name != "extractive" else []
+            if basis:
                 raw: list[str] = []
-                if svc.llm.name != "extractive":  # a CPU model reads for seconds before it answers: say what
-                    labels = "; ".join(p.label for p in svc.answer_passages(question, hits))
-                    st.caption(escape_md(t("qa.reading", sources=labels)))
+                if reading:  # a CPU model reads for seconds before it answers: say what it is reading
+                    st.caption(escape_md(t("qa.reading", sources="; ".join(p.label for p in reading))))
                 st.write_stream(streamed_text(svc.stream_answer(question, hits), raw))
                 answer = svc.finish_answer(question, hits, "".join(raw))
             else:

@@ -36,6 +36,7 @@ __all__ = [
     "build_messages",
     "finish_answer",
     "has_basis",
+    "reading_rate",
     "stream_answer",
 ]
 
@@ -102,7 +103,13 @@ def has_basis(hits: Sequence[Hit], settings: Settings) -> bool:
     return not cosines or max(cosines) >= settings.basis_cosine_floor
 
 
-def build_context(question: str, hits: Sequence[Hit], settings: Settings, backend_name: str = "") -> list[Passage]:
+def build_context(
+    question: str,
+    hits: Sequence[Hit],
+    settings: Settings,
+    backend_name: str = "",
+    prefill_tokens_per_s: float | None = None,
+) -> list[Passage]:
     """Numbered passages from the hits within the context budget.
 
     The budget is ``settings.context_budget_chars`` characters and, for backends that read slowly (the embedded
@@ -116,12 +123,13 @@ def build_context(question: str, hits: Sequence[Hit], settings: Settings, backen
         hits: search results, best first.
         settings: supplies the budgets and ``rerank_abs_threshold``.
         backend_name: the LLM backend that will read the passages (its token budget applies).
+        prefill_tokens_per_s: how fast that backend reads a prompt, when known (see ``reading_rate``).
 
     Returns:
         Passages numbered from 1 (empty when no hit qualifies).
     """
     char_budget = max(settings.context_budget_chars, MIN_PASSAGE_CHARS)
-    token_budget = settings.context_token_budget(backend_name)
+    token_budget = settings.context_token_budget(backend_name, prefill_tokens_per_s)
     if token_budget is not None:
         token_budget = max(token_budget, MIN_PASSAGE_TOKENS)
     passages: list[Passage] = []
@@ -148,6 +156,20 @@ def build_context(question: str, hits: Sequence[Hit], settings: Settings, backen
         used_chars += len(text)
         used_tokens += estimate_tokens(text) + _header_tokens(hit)
     return passages
+
+
+def reading_rate(backend: LLMBackend) -> float | None:
+    """Prompt tokens per second the backend reads, for backends that measure it (the embedded model); else None.
+
+    A backend that cannot load gives None here and reports its error when asked to answer.
+    """
+    measure = getattr(backend, "prefill_rate", None)
+    if not callable(measure):
+        return None
+    try:
+        return float(measure())
+    except LLMError:
+        return None
 
 
 def _header_tokens(hit: Hit) -> int:
@@ -297,7 +319,7 @@ def answer_question(backend: LLMBackend, question: str, hits: Sequence[Hit], set
     """
     if not has_basis(hits, settings):
         return _no_basis(detect_language(question), backend.name)
-    passages = build_context(question, hits, settings, backend.name)
+    passages = build_context(question, hits, settings, backend.name, reading_rate(backend))
     if backend.name == EXTRACTIVE or not passages:
         return finish_answer(question, passages, "", backend.name)
     try:

@@ -222,7 +222,7 @@ def _closed_sentence_spans(text: str) -> list[tuple[int, int]]:
 
 def _unclosed(text: str) -> bool:
     """Whether ``text`` opens a bracket or quotation it does not close."""
-    pairs = ("「」", "『』", "（）", "()", "“”", "【】")
+    pairs = (("「", "」"), ("『", "』"), ("（", "）"), ("(", ")"), ("“", "”"), ("【", "】"))
     return any(text.count(a) > text.count(b) for a, b in pairs) or text.count('"') % 2 == 1
 
 

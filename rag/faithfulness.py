@@ -16,6 +16,12 @@ SUPPORT_THRESHOLD = 0.4
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f々〆ヶ"
 _CJK_RUN = re.compile(f"[{_CJK}]+")
+# one script at a time: kanji, katakana (with ー and half-width forms), hiragana
+_KANJI = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶ"
+_KATAKANA = "\u30a0-\u30ffー\uff66-\uff9f"
+_HIRAGANA = "\u3040-\u309f"
+_SCRIPT_RUN = re.compile(f"[{_KANJI}]+|[{_KATAKANA}]+|[{_HIRAGANA}]+")
+_HIRAGANA_RUN = re.compile(f"[{_HIRAGANA}]+")
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _MARKER = re.compile(r"\[\d+\]")
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])\s*|(?<=[.;])\s+(?=[\"'(\[A-Z0-9\u3040-\u9fff])|\n+")
@@ -41,6 +47,9 @@ def normalize(text: str) -> str:
 def content_tokens(text: str) -> set[str]:
     """Content tokens of ``text``: English words (no stop words) and CJK character bigrams.
 
+    Bigrams stay within one script (kanji, katakana), so "オーストラリアのものです" gives the bigrams of
+    オーストラリア and none of the particles and endings around it; hiragana counts only when nothing else does.
+
     Args:
         text: any text; citation markers like ``[2]`` are ignored.
 
@@ -49,15 +58,15 @@ def content_tokens(text: str) -> set[str]:
     """
     text = _MARKER.sub(" ", normalize(text).lower())
     tokens: set[str] = set()
-    for run in _CJK_RUN.findall(text):
-        if len(run) == 1:
-            tokens.add(run)
-        tokens.update(run[i : i + 2] for i in range(len(run) - 1))
+    hiragana: set[str] = set()
+    for run in _SCRIPT_RUN.findall(text):
+        bigrams = {run} if len(run) == 1 else {run[i : i + 2] for i in range(len(run) - 1)}
+        (hiragana if _HIRAGANA_RUN.fullmatch(run) else tokens).update(bigrams)
     for word in _LATIN_WORD.findall(_CJK_RUN.sub(" ", text)):
         if word in _STOP_WORDS or (len(word) < 2 and not word.isdigit()):
             continue
         tokens.add(word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word)
-    return tokens
+    return tokens or hiragana  # particles and endings count only in a text that has nothing else
 
 
 def support(claim: str, evidence: str) -> float:

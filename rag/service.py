@@ -204,7 +204,8 @@ class RagService:
         """The numbered passages the LLM reads to answer ``question`` (the QA page lists them while it waits)."""
         from rag import answering
 
-        return answering.build_context(question, list(hits), self.settings, self.llm.name)
+        llm = self.llm
+        return answering.build_context(question, list(hits), self.settings, llm.name, answering.reading_rate(llm))
 
     def stream_answer(self, question: str, hits: Sequence[Hit]) -> Iterator[str]:
         from rag import answering

@@ -28,6 +28,10 @@ EMBEDDED_CONTEXT_TOKENS = 800
 """Default cap, in estimated tokens, on the passages an embedded (CPU) model reads before it answers: what the
 3,000-character budget costs in English, so it bites where text costs more tokens per character (Japanese: ~1,000
 characters). The 1.5B model reads ~90 tokens/s on two cores, so this is ~9 s before the first word."""
+MIN_CONTEXT_TOKENS = 200
+"""The least context an answer gets, however slowly the model reads (about one focused passage)."""
+PROMPT_FRAME_TOKENS = 50
+"""What an answer prompt costs besides its passages and its cached system prompt: the question and the framing."""
 
 LLM_BACKENDS = ("auto", "ollama", "openai", "embedded", "extractive")
 FUSIONS = ("convex", "rrf")
@@ -117,6 +121,8 @@ class Settings:
     # Prompt context cap in estimated tokens (rag.context_window). -1: EMBEDDED_CONTEXT_TOKENS for the embedded
     # LLM, whose CPU prefill sets the wait for the first token, and no token cap for other backends; 0: no cap.
     context_budget_tokens: int = -1
+    # The wait for the first answer word the embedded model's context is sized for (0: always the full 800 tokens).
+    first_token_target_s: float = 3.0
     ui_language: str = "ja"
 
     @property
@@ -130,11 +136,21 @@ class Settings:
             return self.basis_min_cosine
         return BASIS_COSINE_FLOORS.get(self.embedding_model, -1.0)
 
-    def context_token_budget(self, backend_name: str) -> int | None:
-        """The token cap on an answer's context for ``backend_name`` (``None``: characters only)."""
-        if self.context_budget_tokens == -1:
-            return EMBEDDED_CONTEXT_TOKENS if backend_name == "embedded" else None
-        return self.context_budget_tokens or None
+    def context_token_budget(self, backend_name: str, prefill_tokens_per_s: float | None = None) -> int | None:
+        """The token cap on an answer's context for ``backend_name`` (``None``: characters only).
+
+        With the default ``context_budget_tokens`` (-1) the embedded model reads what it can in
+        ``first_token_target_s`` at its measured ``prefill_tokens_per_s`` (less the question and the prompt's
+        framing), between ``MIN_CONTEXT_TOKENS`` and ``EMBEDDED_CONTEXT_TOKENS``; other backends get no token cap.
+        """
+        if self.context_budget_tokens != -1:
+            return self.context_budget_tokens or None
+        if backend_name != "embedded":
+            return None
+        if not prefill_tokens_per_s or self.first_token_target_s <= 0:
+            return EMBEDDED_CONTEXT_TOKENS
+        readable = int(prefill_tokens_per_s * self.first_token_target_s) - PROMPT_FRAME_TOKENS
+        return max(MIN_CONTEXT_TOKENS, min(EMBEDDED_CONTEXT_TOKENS, readable))
 
     @property
     def models(self) -> Path:

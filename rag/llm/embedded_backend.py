@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
     from llama_cpp import Llama
 
 LLAMA_CPP_PIN = "llama-cpp-python==0.3.36"
+# about 250 tokens of mixed Japanese and English, read once after loading to measure the prompt reading rate
+_RATE_PROBE_TEXT = "Passages are read before the first word of an answer. 回答の前に資料を読み込みます。" * 8
 
 
 def _cpu_count() -> int:
@@ -64,6 +67,7 @@ class EmbeddedBackend:
         self.n_threads = n_threads or _cpu_count()
         self.max_tokens = max_tokens
         self._llama: Llama | None = None
+        self._prefill_rate: float | None = None
         self._load_lock = threading.Lock()
         self._generate_lock = threading.Lock()
 
@@ -124,6 +128,28 @@ class EmbeddedBackend:
                     f"`python -m rag.llm.gguf_assembly --variant {self.model}`."
                 ) from err
             return self._llama
+
+    def prefill_rate(self) -> float:
+        """Prompt tokens per second this machine reads with this model (measured once, after loading).
+
+        The answer pipeline sizes its context with it so the first word comes within
+        ``Settings.first_token_target_s`` (see ``Settings.context_token_budget``).
+
+        Raises:
+            LLMUnavailableError: the model cannot load.
+        """
+        llama = self.load()
+        with self._generate_lock:
+            if self._prefill_rate is None:
+                tokens = llama.tokenize(_RATE_PROBE_TEXT.encode(), add_bos=True)
+                llama.reset()
+                llama.eval(tokens[:4])  # pages the weights in, so the timing below is of reading alone
+                llama.reset()
+                started = time.perf_counter()
+                llama.eval(tokens)
+                self._prefill_rate = len(tokens) / max(time.perf_counter() - started, 1e-6)
+                llama.reset()
+            return self._prefill_rate
 
     def stream_chat(self, messages: Sequence[Message], *, temperature: float = 0.2) -> Iterator[str]:
         """Yield the reply's text pieces as llama.cpp decodes them (the first call loads the model).

@@ -214,6 +214,25 @@ def test_embedded_model_gets_a_token_budget_that_keeps_the_answering_sentence() 
     assert sum(len(p.text) for p in ollama) <= SETTINGS.context_budget_chars
 
 
+@pytest.mark.parametrize(
+    ("rate", "target", "expected"),
+    [
+        (88.0, 3.0, 214),  # 2 cores, 1.5B model: what it reads in 3 s, less the question and framing
+        (400.0, 3.0, 800),  # a fast machine: the full embedded budget
+        (20.0, 3.0, 200),  # very slow: still one focused passage
+        (88.0, 0.0, 800),  # no target: the full embedded budget
+        (None, 3.0, 800),  # rate not measured yet
+    ],
+)
+def test_embedded_context_is_sized_to_reach_the_first_word_in_time(
+    rate: float | None, target: float, expected: int
+) -> None:
+    settings = Settings(first_token_target_s=target)
+    assert settings.context_token_budget("embedded", rate) == expected
+    assert settings.context_token_budget("ollama", rate) is None
+    assert Settings(context_budget_tokens=500).context_token_budget("embedded", rate) == 500
+
+
 def test_prompt_is_in_the_question_language_and_numbers_passages() -> None:
     passages = build_context("返品の期限は？", HITS, SETTINGS)
     system, user = build_messages("返品の期限は？", passages)

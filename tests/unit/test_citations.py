@@ -87,3 +87,11 @@ def test_tokens_and_sentences_handle_japanese_and_english() -> None:
     assert "the" not in content_tokens("The policy")
     assert support("remote work approval", EN) == 1.0
     assert split_sentences(JA)[:2] == ["返品は購入後30日以内であれば受け付けます。", "返品の際はレシートが必要です。"]
+
+
+def test_japanese_support_counts_content_words_not_particles_and_endings() -> None:
+    passage = "Yahoo!7はオーストラリアのYahoo!で、放送事業者セブン・ネットワークとの合弁により2006年に名称を変更した。"
+    assert support("Yahoo!7はオーストラリアのものです。", passage) == 1.0  # の/もの/です are not evidence
+    assert support("2006年", passage) == 1.0  # a lone kanji beside a number is found
+    assert support("Yahoo!7はカナダのものです。", passage) < 0.6  # the country is what matters
+    assert content_tokens("ありがとう") == {"あり", "りが", "がと", "とう"}  # hiragana counts when nothing else does

@@ -17,6 +17,7 @@ from rag.llm import gguf_assembly
 from rag.llm.base import Message
 from rag.llm.embedded_backend import EmbeddedBackend
 from rag.llm.gguf_assembly import GGUFVariant, assemble_gguf, is_assembled
+from rag.settings import EMBEDDED_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS, Settings
 from tests.ollama_api_server import LLMTestServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -202,3 +203,14 @@ def test_the_app_path_ollama_client_to_loopback_server_to_embedded_model(embedde
 def test_a_prompt_longer_than_the_context_says_how_to_shorten_it(embedded: EmbeddedBackend) -> None:
     with pytest.raises(LLMUnavailableError, match=r"context window of 4096.*RAG_CONTEXT_BUDGET_CHARS"):
         embedded.chat([Message("user", "passage " * 5000)])
+
+
+@pytest.mark.slow
+@needs_model
+def test_the_reading_rate_is_measured_once_and_sizes_the_answer_context(embedded: EmbeddedBackend) -> None:
+    rate = embedded.prefill_rate()
+    budget = Settings().context_token_budget("embedded", rate)
+
+    assert 5 < rate < 50_000 and embedded.prefill_rate() == rate  # tokens/s, kept after the first measurement
+    assert budget is not None and MIN_CONTEXT_TOKENS <= budget <= EMBEDDED_CONTEXT_TOKENS
+    assert "5" in embedded.chat(SUM, temperature=0.0)  # the model still answers after the measurement
