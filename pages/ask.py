@@ -28,6 +28,8 @@ def show_answer(answer: Answer, turn: int, *, streamed: bool) -> None:
         return
     if not streamed:
         st.markdown(escape_md(answer.answer))
+    if answer.message:  # the LLM failed (citations only, with the fix), or notes on how the citations were checked
+        (st.warning if not answer.answer else st.caption)(escape_md(answer.message))
     if answer.unsupported_sentences:
         with st.expander(t("qa.unsupported", n=len(answer.unsupported_sentences))):
             for sentence in answer.unsupported_sentences:
@@ -70,8 +72,11 @@ if question:
                 raw: list[str] = []
                 if reading:  # a CPU model reads for seconds before it answers: say what it is reading
                     st.caption(escape_md(t("qa.reading", sources="; ".join(p.label for p in reading))))
-                st.write_stream(streamed_text(svc.stream_answer(question, hits), raw))
+                shown = st.empty()
+                with shown.container():
+                    st.write_stream(streamed_text(svc.stream_answer(question, hits), raw))
                 answer = svc.finish_answer(question, hits, "".join(raw))
+                shown.markdown(escape_md(answer.answer))  # the checked text: markers fixed, follow-ups moved
             else:
                 answer = svc.finish_answer(question, hits, "")
         except RagError as err:

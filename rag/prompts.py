@@ -17,6 +17,8 @@ Language = Literal["ja", "en"]
 
 FOLLOWUPS_MARKER = re.compile(r"[*#\s]*(?:FOLLOW[- ]?UPS?|フォローアップ|追加の質問|関連質問)\s*[:：]", re.IGNORECASE)
 
+# follow-ups written without the marker: bullet lines ending in a question mark at the very end of the reply
+_TRAILING_QUESTIONS = re.compile(r"(?:\n[ \t]*(?:[-*・•]|\d+[.)．])[ \t]*[^\n]*[?？][^\n]*)+\s*$")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -46,9 +48,10 @@ SYSTEM_PROMPT: dict[Language, str] = {
 }
 
 _USER_TEMPLATE: dict[Language, str] = {
-    "ja": "資料:\n{passages}\n\n質問: {question}",
-    "en": "Passages:\n{passages}\n\nQuestion: {question}",
+    "ja": "資料（{numbers}）:\n{passages}\n\n質問: {question}",
+    "en": "Passages ({numbers}):\n{passages}\n\nQuestion: {question}",
 }
+_NUMBERS: dict[Language, tuple[str, str]] = {"ja": ("[1] のみ", "[1]〜[{n}]"), "en": ("only [1]", "[1] to [{n}]")}
 
 
 def detect_language(text: str) -> Language:
@@ -68,28 +71,33 @@ def answer_messages(question: str, passages: Sequence[Passage]) -> list[Message]
     """System and user messages asking for a cited answer to ``question`` from ``passages``."""
     language = detect_language(question)
     body = "\n\n".join(format_passage(p) for p in passages)
+    one, many = _NUMBERS[language]
+    numbers = one if len(passages) == 1 else many.format(n=len(passages))
     return [
         Message("system", SYSTEM_PROMPT[language]),
-        Message("user", _USER_TEMPLATE[language].format(passages=body, question=question.strip())),
+        Message("user", _USER_TEMPLATE[language].format(numbers=numbers, passages=body, question=question.strip())),
     ]
 
 
 def split_followups(text: str) -> tuple[str, tuple[str, ...]]:
-    """Separate the answer from its trailing ``FOLLOWUPS:`` section.
+    """Separate the answer from its trailing ``FOLLOWUPS:`` section (or trailing bullet questions without one).
 
     Returns:
         The answer text (stripped) and up to three follow-up questions (markers and bullets removed).
     """
-    match = FOLLOWUPS_MARKER.search(text)
-    if not match:
+    if marker := FOLLOWUPS_MARKER.search(text):
+        start, section = marker.start(), text[marker.end() :]
+    elif bullets := _TRAILING_QUESTIONS.search(text):
+        start, section = bullets.start(), bullets.group()
+    else:
         return text.strip(), ()
     questions: list[str] = []
-    for line in text[match.end() :].splitlines():
+    for line in section.splitlines():
         line = re.sub(r"^\s*(?:[-*・•]|\d+[.)．])\s*", "", line)
         line = re.sub(r"\[\d+\]", "", line).strip().strip("*").strip()
         if 3 <= len(line) <= 160 and line not in questions:
             questions.append(line)
-    return text[: match.start()].strip(), tuple(questions[:3])
+    return text[:start].strip(), tuple(questions[:3])
 
 
 def heading_followups(question: str, passages: Sequence[Passage], language: Language) -> tuple[str, ...]:

@@ -27,7 +27,14 @@ from rag.prompts import Language, detect_language
 from rag.quiz.models import LEVELS, CitationRef, GenerationReply, Quiz, QuizItem
 from rag.quiz.perturbation import Perturbation, perturb
 from rag.quiz.pool import ChunkCatalog, ChunkPool
-from rag.quiz.validation import Candidate, Deduplicator, is_question, rejection_summary, validate_generated
+from rag.quiz.validation import (
+    Candidate,
+    Deduplicator,
+    is_fragment,
+    is_question,
+    rejection_summary,
+    validate_generated,
+)
 from rag.settings import Settings
 
 Progress = Callable[[str], None]
@@ -47,8 +54,6 @@ _LEVEL_HINT = {
 }
 _SENTENCE_CHARS = {"ja": (15, 120), "en": (40, 240)}
 # bullets, list numbers and all-caps section labels ("OBJECTIVE The purpose ...") are not part of a statement
-# a sentence cut where its chunk begins: lower-case English, or Japanese opening on a particle or punctuation
-_FRAGMENT_START = re.compile(r"[a-z,;:)\]、。，）」』をにがはのでとへもやっ]")
 _LEADING_NOISE = re.compile(r"^\s*(?:[#>*・•\-]+|\d+[.)．]|[（(]\d+[)）]|(?:[A-Z]{4,}:?\s+)+(?=[A-Z][a-z]))\s*")
 
 
@@ -319,7 +324,7 @@ def _extract(sample: Sequence[Any], limit: int, language: Language, reasons: Cou
             statement = normalize(_LEADING_NOISE.sub("", sentence))
             if (
                 low <= len(statement) <= high
-                and not _FRAGMENT_START.match(statement)
+                and not is_fragment(statement)
                 and sentence[-1] in ("。" if language == "ja" else ".")
                 and "|" not in statement
                 and not is_question(statement)

@@ -28,6 +28,8 @@ FALSE_MIN_RELEVANCE = 0.3
 DUPLICATE_SIMILARITY = 0.8
 _SENTENCE_ENDS = (".", "。", "．", "!", "！", "?", "？")
 
+# a sentence cut where its chunk begins: lower-case English, or Japanese opening on a particle or punctuation
+_FRAGMENT_START = re.compile(r"[a-z,;:)\]、。，）」』をにがはのでとへもやっ]")
 _QUESTION_END = re.compile(r"(\?|？|か。?|ですか|ますか|でしょうか)\s*$")
 _QUESTION_START = re.compile(r"^(is|are|does|do|did|can|what|which|who|when|where|why|how)\b", re.IGNORECASE)
 
@@ -47,6 +49,11 @@ def is_question(statement: str) -> bool:
     """Whether the text reads as a question (ends with ?/？/か, or opens like an English question)."""
     text = statement.strip()
     return bool(_QUESTION_END.search(text) or (_QUESTION_START.match(text) and text.endswith("?")))
+
+
+def is_fragment(statement: str) -> bool:
+    """Whether the text starts mid-sentence (lower-case English, or a Japanese particle or closing mark)."""
+    return bool(_FRAGMENT_START.match(statement.strip()))
 
 
 def is_heading(statement: str, text: str) -> bool:
@@ -79,6 +86,8 @@ def validate_generated(raw: Any, passages: Sequence[Chunk], document: Sequence[C
         return "too_long"
     if is_question(statement):
         return "question_form"
+    if is_fragment(statement):
+        return "fragment_not_statement"
     if not 1 <= item.passage <= len(passages):
         return "no_citation"
     chunk, quote = _verbatim_quote(item.quote or statement, passages[item.passage - 1], document)

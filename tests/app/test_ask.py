@@ -72,6 +72,27 @@ def test_ollama_answer_streams_and_keeps_its_verified_citation(
     assert "確保に失敗したらどうなりますか?" in [b.label for b in at.button]
 
 
+def test_llm_failing_mid_answer_leaves_the_citations_and_says_how_to_fix_it(
+    storage: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "one"
+    folder.mkdir()
+    make_pdf(folder / "heap.pdf", [PdfPage((JA_PARAGRAPHS[0],), heading="メモリ")])
+    with LLMTestServer(models=["qwen2.5:7b-instruct"]) as server:
+        monkeypatch.setenv("RAG_LLM_BACKEND", "ollama")
+        monkeypatch.setenv("RAG_OLLAMA_HOST", server.host)
+        st.cache_resource.clear()
+        at = ok(AppTest.from_file(str(APP), default_timeout=RUN_TIMEOUT).run())
+        index_folder(at, folder)
+        server.script(Reply(status=500, error="CUDA error: out of memory"))
+        ask(at, QUESTION)
+
+    assert at.main.warning, "the failure is shown as a warning"
+    warning = at.main.warning[-1].value
+    assert "LLM" in warning and "out of memory" in warning
+    assert "[1] one/heap.pdf p.1" in texts(at)  # the passages are still cited
+
+
 def test_backend_that_cannot_run_is_reported_with_its_fix(
     app: AppTest, spec_pdf: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -140,6 +140,23 @@ def test_streamed_answer_hides_followups_and_finish_recovers_them() -> None:
     assert answer.citations[0].quote == "Remote work requires manager approval."
 
 
+def test_followup_questions_written_without_the_marker_leave_the_answer_with_their_stray_markers() -> None:
+    reply = (
+        "Remote work requires manager approval [1].\n\n- How many days are allowed? [2]\n- Who approves exceptions? [4]"
+    )
+    answer = answer_question(ScriptedLLM([reply]), "Who approves remote work?", HITS[:1], SETTINGS)
+    assert answer.answer == "Remote work requires manager approval [1]."
+    assert answer.followups == ("How many days are allowed?", "Who approves exceptions?")
+    assert "Removed citations" not in answer.message  # [2] and [4] belonged to the follow-ups, not the answer
+
+
+def test_prompt_says_which_passage_numbers_exist() -> None:
+    one = build_context("Who approves remote work?", HITS[:1], SETTINGS)
+    three = build_context("Who approves remote work?", HITS, SETTINGS)
+    assert "Passages (only [1]):" in build_messages("Who approves remote work?", one)[1].content
+    assert "資料（[1]〜[3]）:" in build_messages("返品の期限は？", three)[1].content
+
+
 def test_llm_down_gives_top_passages_as_citations_and_says_how_to_fix() -> None:
     down = LLMUnavailableError("Ollama at http://127.0.0.1:11434 is not reachable; start it with `ollama serve`.")
     answer = answer_question(ScriptedLLM([down]), "How many days per week can I work from home?", HITS, SETTINGS)

@@ -305,3 +305,21 @@ def test_an_entity_is_swapped_for_another_name_never_for_a_sentence_opener() -> 
     statement = "Old cells regulate aging through Sirtuin."
     swaps = {perturb(statement, document, random.Random(seed)) for seed in range(20)}
     assert {s.replacement for s in swaps if s} == {"Candida"}
+
+
+def test_a_year_becomes_a_nearby_year() -> None:
+    statement = "1814年憲章が発布された。"
+    years = {perturb(statement, ["1814年憲章が発布された。"], random.Random(seed)) for seed in range(20)}
+    changed = {int(p.replacement) for p in years if p and p.kind == "number"}
+    assert changed and all(1800 <= year <= 1830 for year in changed)
+
+
+def test_a_model_statement_cut_mid_sentence_is_rejected() -> None:
+    chunk = Chunk(chunk_id="c1", text="The drug was found to promote cell proliferation in mice.", source="a.md")
+    raw = {
+        "statement": "was found to promote cell proliferation.",
+        "type": "true_false",
+        "answer_bool": True,
+        "passage": 1,
+    }
+    assert validate_generated(raw, [chunk], [chunk]) == "fragment_not_statement"
