@@ -12,10 +12,11 @@ the streamed answer, verified citations. It prints:
 
 - time to first token (from the start of the LLM call to the model's first text) and end-to-end time (search +
   answer + citations), p50;
-- of the answers that cite, the share whose every citation verifies: every ``[n]`` kept (none dropped as
-  invalid) and every quote found verbatim in its chunk's text, re-read from the index; beside it, the shares of
-  answers that cite at all, that say the passages do not hold the answer, and that claim something uncited
-  (the page marks those "could not be verified");
+- of the answers that cite, the share whose every citation shown verifies (its quote found verbatim in its
+  chunk's text, re-read from the index), and the strict share that also needs every ``[n]`` the model wrote to
+  name a passage (a marker naming none is removed before display, with a note: ``invalid_marker_share``);
+  beside them, the shares of answers that cite at all, that say the passages do not hold the answer, and that
+  claim something uncited (the page marks those "could not be verified");
 - the JSQuAD exact-answer hit rate: the answer contains one of the dataset's answer spans (NFKC, spaces removed);
 - quizzes: seconds per 5 items, first-try validity (generation replies that parsed as the schema on the first
   call) and the share of FALSE items.
@@ -171,15 +172,19 @@ def _ask_one(service: RagService, question: str) -> dict:
     }
 
 
-def _verified(service: RagService, result: dict) -> bool | None:
-    """Every [n] the model wrote kept, and every quote verbatim in its chunk's indexed text (None: nothing cited)."""
+def _quotes_verified(service: RagService, result: dict) -> bool | None:
+    """Every citation shown has a quote verbatim in its chunk's indexed text, re-read (None: nothing cited)."""
     answer = result["answer"]
     if answer is None or not answer.citations:
         return None
-    if result["dropped_markers"]:
-        return False
     chunks = service.index.manifest.chunks_by_id([c.chunk_id for c in answer.citations])
     return all(c.quote and c.chunk_id in chunks and c.quote in chunks[c.chunk_id].text for c in answer.citations)
+
+
+def _verified(service: RagService, result: dict) -> bool | None:
+    """Strict: every quote verified and every [n] the model wrote named a passage (None: nothing cited)."""
+    shown = _quotes_verified(service, result)
+    return shown and not result["dropped_markers"] if shown is not None else None
 
 
 def _p50(values: list[float]) -> float | None:
@@ -238,6 +243,8 @@ def main() -> None:
                     "no_basis": result["no_basis"],
                     "citations": len(answer.citations) if answer else 0,
                     "verified": _verified(service, result),
+                    "quotes_verified": _quotes_verified(service, result),
+                    "invalid_markers": result["dropped_markers"],
                     "said_unknown": bool(answer and not answer.citations and says_unknown(answer.answer)),
                     "exact_hit": hit,
                     "answer": answer.answer if answer else "",
@@ -294,6 +301,10 @@ def main() -> None:
         "ttft_s_p50": _p50([r["ttft_s"] for r in answered if r["ttft_s"] is not None]),
         "e2e_s_p50": _p50([r["e2e_s"] for r in rows]),
         "all_citations_verified_share": round(sum(r["verified"] is True for r in cited) / max(1, len(cited)), 3),
+        "shown_citations_verified_share": round(
+            sum(r["quotes_verified"] is True for r in cited) / max(1, len(cited)), 3
+        ),
+        "invalid_marker_share": round(sum(bool(r["invalid_markers"]) for r in answered) / max(1, len(answered)), 3),
         "cited_answer_share": round(len(cited) / max(1, len(answered)), 3),
         "said_unknown_share": round(sum(r["said_unknown"] for r in answered) / max(1, len(answered)), 3),
         "uncited_claim_share": round(

@@ -118,8 +118,8 @@ class Settings:
     openai_model: str = ""
     embedded_llm: str = "qwen2.5-coder-1.5b"  # or qwen2.5-coder-0.5b
     context_budget_chars: int = 3000
-    # Prompt context cap in estimated tokens (rag.context_window). -1: EMBEDDED_CONTEXT_TOKENS for the embedded
-    # LLM, whose CPU prefill sets the wait for the first token, and no token cap for other backends; 0: no cap.
+    # Prompt context cap in estimated tokens (rag.context_window). -1: for the embedded LLM, whose CPU prefill sets
+    # the wait for the first token, what it reads in first_token_target_s; no cap for other backends; 0: no cap.
     context_budget_tokens: int = -1
     # The wait for the first answer word the embedded model's context is sized for (0: always the full 800 tokens).
     first_token_target_s: float = 3.0

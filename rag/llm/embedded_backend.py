@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from llama_cpp import Llama
 
 LLAMA_CPP_PIN = "llama-cpp-python==0.3.36"
-# about 250 tokens of mixed Japanese and English, read once after loading to measure the prompt reading rate
+# ~180 tokens of mixed Japanese and English, read once after loading to measure the prompt reading rate
 _RATE_PROBE_TEXT = "Passages are read before the first word of an answer. 回答の前に資料を読み込みます。" * 8
 
 

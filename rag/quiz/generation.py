@@ -44,9 +44,6 @@ ROUNDS = 3  # the first sample and at most two re-samples
 FALSE_SHARE = 0.4
 MAX_FALSE_SHARE = 0.6
 SCHEMA = GenerationReply.model_json_schema()
-QUIZ_CONTEXT_FACTOR = 2
-"""A quiz call may read this many times the answer's token budget (``Settings.context_token_budget``): it writes
-several statements from several passages, and on two cores the 1.5B model still reads it in about 16 s."""
 _LEVEL_HINT = {
     "beginner": "basic facts, definitions and purposes",
     "intermediate": "procedures, methods and how things are done",
@@ -170,7 +167,8 @@ def generate_quiz(
 
 
 def parse_reply(reply: str) -> list[Any]:
-    """The list of items in an LLM reply, tolerating code fences, stray text and a bare item or list.
+    """The list of items in an LLM reply, tolerating code fences, stray text, a bare item or list, and a reply cut
+    off mid-item (its complete items are kept).
 
     Raises:
         LLMOutputError: no JSON object or list with items could be found.
@@ -189,10 +187,26 @@ def parse_reply(reply: str) -> list[Any]:
         return [data]
     if isinstance(data, list):
         return data
+    if salvaged := _complete_items(text):  # a reply cut off at the token limit: keep the items it finished
+        return salvaged
     raise LLMOutputError(
         'The reply is not a JSON object of the form {"items": [...]}'
         + (f"; got: {reply.strip()[:120]!r}" if reply.strip() else "; it was empty")
     )
+
+
+def _complete_items(text: str) -> list[dict[str, Any]]:
+    """Every complete ``{"statement": ...}`` object in ``text``, even when the JSON around them is unfinished."""
+    decoder = json.JSONDecoder()
+    items: list[dict[str, Any]] = []
+    for match in re.finditer(r'\{\s*"statement"', text):
+        try:
+            item, _end = decoder.raw_decode(text, match.start())
+        except json.JSONDecodeError:
+            continue
+        if isinstance(item, dict):
+            items.append(item)
+    return items
 
 
 def quiz_messages(passages: Sequence[Any], need: int, level: str, language: Language) -> list[Message]:
@@ -249,14 +263,18 @@ def _ask(
     settings: Settings,
     reasons: Counter[str],
 ) -> list[Candidate]:
-    """One generation call (plus one repair retry) over a batch of the sample; the valid candidates."""
+    """One generation call (plus one repair retry) over a batch of the sample; the valid candidates.
+
+    The batch keeps to the answer context budget (``context_budget_chars``, and for the embedded model its fixed
+    token cap: a CPU reads ~1,000 Japanese characters of passages in ~9 s before it starts writing).
+    """
     batch: list[Any] = []
     used_chars = used_tokens = 0
     token_cap = settings.context_token_budget(backend.name)
     for chunk in sample:
         tokens = estimate_tokens(chunk.text)
         over_chars = used_chars + len(chunk.text) > settings.context_budget_chars
-        over_tokens = token_cap is not None and used_tokens + tokens > token_cap * QUIZ_CONTEXT_FACTOR
+        over_tokens = token_cap is not None and used_tokens + tokens > token_cap
         if len(batch) > need or (batch and (over_chars or over_tokens)):
             break
         batch.append(chunk)

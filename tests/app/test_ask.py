@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -44,14 +46,12 @@ def test_extractive_answer_cites_the_pdf_page_shows_it_and_offers_followups(app:
     assert len(users) == 2 and users[1].text[0].value == followups[0].label  # asked as the next turn
 
 
-def test_ollama_answer_streams_and_keeps_its_verified_citation(
-    storage: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@contextmanager
+def ollama_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[AppTest, LLMTestServer]]:
+    """The app on the Ollama backend (a loopback Ollama-API server) with one Japanese PDF indexed."""
     folder = tmp_path / "one"
     folder.mkdir()
     make_pdf(folder / "heap.pdf", [PdfPage((JA_PARAGRAPHS[0],), heading="メモリ")])
-    quote = "TEE_Mallocはトラステッドアプリケーションのヒープからメモリを確保する関数である。"
-    reply = f"ヒープからメモリを確保します。「{quote}」 [1]\n\nFOLLOWUPS:\n- 確保に失敗したらどうなりますか?"
     with LLMTestServer(models=["qwen2.5:7b-instruct"]) as server:
         monkeypatch.setenv("RAG_LLM_BACKEND", "ollama")
         monkeypatch.setenv("RAG_OLLAMA_HOST", server.host)
@@ -59,6 +59,15 @@ def test_ollama_answer_streams_and_keeps_its_verified_citation(
         at = ok(AppTest.from_file(str(APP), default_timeout=RUN_TIMEOUT).run())
         assert "使用中: ollama · qwen2.5:7b-instruct" in texts(at.sidebar)
         index_folder(at, folder)
+        yield at, server
+
+
+def test_ollama_answer_streams_and_keeps_its_verified_citation(
+    storage: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    quote = "TEE_Mallocはトラステッドアプリケーションのヒープからメモリを確保する関数である。"
+    reply = f"ヒープからメモリを確保します。「{quote}」 [1]\n\nFOLLOWUPS:\n- 確保に失敗したらどうなりますか?"
+    with ollama_app(tmp_path, monkeypatch) as (at, server):
         server.script(Reply(reply))
         ask(at, QUESTION)
         assert len(server.requests_to("/api/chat")) == 1
@@ -75,15 +84,7 @@ def test_ollama_answer_streams_and_keeps_its_verified_citation(
 def test_llm_failing_mid_answer_leaves_the_citations_and_says_how_to_fix_it(
     storage: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    folder = tmp_path / "one"
-    folder.mkdir()
-    make_pdf(folder / "heap.pdf", [PdfPage((JA_PARAGRAPHS[0],), heading="メモリ")])
-    with LLMTestServer(models=["qwen2.5:7b-instruct"]) as server:
-        monkeypatch.setenv("RAG_LLM_BACKEND", "ollama")
-        monkeypatch.setenv("RAG_OLLAMA_HOST", server.host)
-        st.cache_resource.clear()
-        at = ok(AppTest.from_file(str(APP), default_timeout=RUN_TIMEOUT).run())
-        index_folder(at, folder)
+    with ollama_app(tmp_path, monkeypatch) as (at, server):
         server.script(Reply(status=500, error="CUDA error: out of memory"))
         ask(at, QUESTION)
 

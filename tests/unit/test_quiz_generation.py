@@ -256,6 +256,12 @@ def test_parse_reply_accepts_lists_single_items_and_rejects_prose() -> None:
         parse_reply("I cannot help with that.")
 
 
+def test_a_reply_cut_off_at_the_token_limit_keeps_its_complete_items() -> None:
+    whole = reply(TRUE_ITEMS[:3])
+    cut = whole[: whole.index(TRUE_ITEMS[2][0]) + 10]  # stops inside the third item
+    assert [item["statement"] for item in parse_reply(cut)] == [s for s, _q in TRUE_ITEMS[:2]]
+
+
 def test_question_detection_in_japanese_and_english() -> None:
     assert is_question("返品は可能ですか？") and is_question("返品できるか。") and is_question("Is it allowed?")
     assert not is_question("返品は可能です。") and not is_question("Remote work requires approval.")
