@@ -253,7 +253,7 @@ def test_embedded_context_is_sized_to_reach_the_first_word_in_time(
 def test_prompt_is_in_the_question_language_and_numbers_passages() -> None:
     passages = build_context("返品の期限は？", HITS, SETTINGS)
     system, user = build_messages("返品の期限は？", passages)
-    assert "日本語" in system.content and "[1][3]" in system.content
+    assert "日本語" in system.content and "[1] のように" in system.content
     assert "[3] (返品.pdf, p. 1)" in user.content and user.content.endswith("質問: 返品の期限は？")
     system_en, _ = build_messages("What is the deadline?", passages)
     assert "Answer in English" in system_en.content
