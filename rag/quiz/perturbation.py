@@ -175,7 +175,7 @@ def _numbers(statement: str, corpus: Sequence[str], rng: random.Random) -> list[
         decimals = len(raw.split(".")[1]) if "." in raw else 0
         if decimals:
             new = value * rng.choice((0.5, 1.5, 2.0))
-        elif 1000 <= value <= 2100 and not decimals:  # a year: a nearby year, not 2721 for 1814
+        elif 1000 <= value <= 2100:  # a year: a nearby year, not 2721 for 1814
             new = value + (rng.choice((-10, 10)) if value % 10 == 0 else rng.choice((-3, -2, -1, 1, 2, 3)))
         elif value <= 12:
             new = value + rng.choice((1, 2)) if value < 3 or rng.random() < 0.5 else value - 1

@@ -29,7 +29,8 @@ DUPLICATE_SIMILARITY = 0.8
 _SENTENCE_ENDS = (".", "。", "．", "!", "！", "?", "？")
 
 # a sentence cut where its chunk begins: lower-case English, or Japanese opening on a particle or punctuation
-_FRAGMENT_START = re.compile(r"[a-z,;:)\]、。，）」』をにがはのでとへもやっ]")
+# (not も, と, で: もし, ところが, では open sentences)
+_FRAGMENT_START = re.compile(r"[a-z,;:)\]、。，）」』をにがはのっ]")
 _QUESTION_END = re.compile(r"(\?|？|か。?|ですか|ますか|でしょうか)\s*$")
 _QUESTION_START = re.compile(r"^(is|are|does|do|did|can|what|which|who|when|where|why|how)\b", re.IGNORECASE)
 
