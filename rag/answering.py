@@ -22,6 +22,7 @@ from rag.prompts import (
     Language,
     answer_messages,
     detect_language,
+    format_passage,
     heading_followups,
     split_followups,
 )
@@ -140,7 +141,8 @@ def build_context(
         if hit.chunk.chunk_id in seen or (rerank is not None and rerank < settings.rerank_abs_threshold):
             continue
         chars_left = char_budget - used_chars
-        tokens_left = None if token_budget is None else token_budget - used_tokens - _header_tokens(hit)
+        header_tokens = _header_tokens(len(passages) + 1, hit)
+        tokens_left = None if token_budget is None else token_budget - used_tokens - header_tokens
         too_little = chars_left < MIN_PASSAGE_CHARS or (tokens_left is not None and tokens_left < MIN_PASSAGE_TOKENS)
         if passages and too_little:
             break
@@ -154,7 +156,7 @@ def build_context(
         seen.add(hit.chunk.chunk_id)
         passages.append(Passage(len(passages) + 1, hit.chunk, text, hit.score))
         used_chars += len(text)
-        used_tokens += estimate_tokens(text) + _header_tokens(hit)
+        used_tokens += estimate_tokens(text) + header_tokens
     return passages
 
 
@@ -172,9 +174,9 @@ def reading_rate(backend: LLMBackend) -> float | None:
         return None
 
 
-def _header_tokens(hit: Hit) -> int:
-    """What a passage's ``[n] (source, p. N — section)`` line costs (see ``rag.prompts.format_passage``)."""
-    return estimate_tokens(f"[10] ({hit.chunk.source}, p. {hit.chunk.page} — {hit.chunk.section})")
+def _header_tokens(n: int, hit: Hit) -> int:
+    """What passage ``n``'s header line costs in the prompt (``rag.prompts.format_passage`` without the text)."""
+    return estimate_tokens(format_passage(Passage(n, hit.chunk, "")))
 
 
 def build_messages(question: str, passages: Sequence[Passage]) -> list[Message]:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.faithfulness import content_tokens, markers_of, similarity, split_sentences, support
+from rag.faithfulness import content_tokens, markers_of, sentence_spans, similarity, split_sentences, support
 from rag.records import Chunk, Citation
 
 QUOTE_MAX_CHARS = 240
@@ -202,21 +202,17 @@ def _closed_sentence_spans(text: str) -> list[tuple[int, int]]:
     ``（That's a balk!）`` is one sentence here, so a marker never lands between the "!" and the bracket.
     """
     spans: list[tuple[int, int]] = []
-    cursor = 0
     open_start: int | None = None
-    for sentence in split_sentences(text):
-        start = text.find(sentence, cursor)
-        if start < 0:
-            continue
-        cursor = start + len(sentence)
+    end = 0
+    for start, end in sentence_spans(text):
         first = start if open_start is None else open_start
-        if _unclosed(text[first:cursor]):
+        if _unclosed(text[first:end]):
             open_start = first
             continue
-        spans.append((first, cursor))
+        spans.append((first, end))
         open_start = None
     if open_start is not None:
-        spans.append((open_start, cursor))
+        spans.append((open_start, end))
     return spans
 
 

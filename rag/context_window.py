@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from rag.faithfulness import content_tokens, split_sentences
+from rag.faithfulness import content_tokens, sentence_spans
 
 CJK_TOKENS_PER_CHAR = 0.8
 """Qwen2.5 tokenizer on 300 JSQuAD paragraphs: 38,949 tokens for 47,472 CJK and 5,190 other characters."""
@@ -52,7 +52,7 @@ def focus(question: str, text: str, max_chars: int, max_tokens: int | None = Non
     """
     if fits(text, max_chars, max_tokens):
         return text
-    spans = _sentence_spans(text)
+    spans = sentence_spans(text)
     if not spans:
         return _cut(text, max_chars, max_tokens)
     wanted = content_tokens(question)
@@ -76,18 +76,6 @@ def focus(question: str, text: str, max_chars: int, max_tokens: int | None = Non
                 break
         if not grown:
             return excerpt(low, high)
-
-
-def _sentence_spans(text: str) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    position = 0
-    for sentence in split_sentences(text):
-        start = text.find(sentence, position)
-        if start < 0:
-            continue
-        spans.append((start, start + len(sentence)))
-        position = start + len(sentence)
-    return spans
 
 
 def _cut(text: str, max_chars: int, max_tokens: int | None) -> str:

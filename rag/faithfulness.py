@@ -90,6 +90,19 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
 
 
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each sentence of :func:`split_sentences` within ``text``, in order."""
+    spans: list[tuple[int, int]] = []
+    position = 0
+    for sentence in split_sentences(text):
+        start = text.find(sentence, position)
+        if start < 0:
+            continue
+        spans.append((start, start + len(sentence)))
+        position = start + len(sentence)
+    return spans
+
+
 def markers_of(sentence: str) -> list[int]:
     """The citation numbers ``[n]`` in a sentence, in order, without repeats."""
     seen: list[int] = []
