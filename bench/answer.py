@@ -39,6 +39,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from golden_sets import DATA, SETS  # noqa: E402
+
 from rag.citations import drop_invalid_markers  # noqa: E402
 from rag.errors import LLMOutputError  # noqa: E402
 from rag.faithfulness import says_unknown  # noqa: E402
@@ -48,7 +50,6 @@ from rag.quiz.generation import parse_reply  # noqa: E402
 from rag.service import RagService  # noqa: E402
 from rag.settings import Settings  # noqa: E402
 
-DATA = ROOT / ".." / "shared" / "data"
 DISTRACTORS = 40
 
 
@@ -201,7 +202,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="bench-answer-"))
     docs_dir = work / "docs"
     docs_dir.mkdir()
-    datasets = {"jsquad-ja": "test", "scifact": "train"}
+    datasets = {name: SETS[name] for name in ("jsquad-ja", "scifact")}  # Japanese questions first
     questions: dict[str, list[dict]] = {}
     for dataset, split in datasets.items():
         chosen, docs = _questions(dataset, split, args.questions)

@@ -20,12 +20,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
+from golden_sets import DATA, SETS  # noqa: E402
 
 from rag.evaluation import corpus_service, read_qrels  # noqa: E402
 from rag.service import RagService  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data"
-SETS = {"scifact": "train", "jsquad-ja": "test"}
 QUESTIONS = 600
 
 

@@ -18,13 +18,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from golden_sets import DATA, SETS  # noqa: E402
+
 from rag.evaluation import corpus_service, read_qrels  # noqa: E402
 from rag.keyword_index import KeywordIndex  # noqa: E402
 from rag.metrics import evaluate_run  # noqa: E402
 from rag.service import RagService  # noqa: E402
-
-DATA = ROOT.parent / "shared" / "data"
-SETS = {"scifact": "train", "jsquad-ja": "test"}
 
 
 def keyword_ndcg(service: RagService, folder: Path, split: str, grid: list[tuple[float, float]]) -> list[float]:

@@ -30,13 +30,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from golden_sets import DATA, SETS  # noqa: E402
+
 from rag.evaluation import corpus_service, read_qrels  # noqa: E402
 from rag.fusion import adaptive_weight, fuse_convex, fuse_rrf  # noqa: E402
 from rag.metrics import evaluate_run  # noqa: E402
 from rag.service import RagService  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data"
-SETS = {"scifact": "train", "jsquad-ja": "test"}
 Ranked = list[tuple[str, float]]
 Fusion = Callable[[Ranked, Ranked, list[str], dict[str, float], dict[str, float]], list[str]]
 

@@ -25,11 +25,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from golden_sets import DATA  # noqa: E402
+
 from rag.llm.base import Message  # noqa: E402
 from rag.llm.embedded_backend import EmbeddedBackend  # noqa: E402
 from rag.llm.gguf_assembly import DEFAULT_VARIANT, VARIANTS  # noqa: E402
 
-DATA = ROOT / ".." / "shared" / "data"
 CONTEXT_CHARS = 1500
 
 

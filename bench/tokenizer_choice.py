@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from golden_sets import DATA, SETS  # noqa: E402
+
 from rag.keyword_index import KeywordIndex  # noqa: E402
 from rag.metrics import evaluate_run, ndcg_at_k  # noqa: E402
 from rag.tokenization import (  # noqa: E402
@@ -41,8 +43,6 @@ from rag.tokenization import (  # noqa: E402
     SudachiTokenizer,
     Tokenizer,
 )
-
-DATA = ROOT / ".." / "shared" / "data"
 
 
 def load_beir(folder: Path, split: str) -> tuple[dict[str, str], dict[str, str], dict[str, dict[str, int]]]:
@@ -117,8 +117,8 @@ def tokenizer_table() -> None:
     header = f"{'dataset':10} {'tokenizer':32} {'nDCG@10':>8} {'vs best (95% CI)':>17} {'R@10':>7} {'MRR@10':>7}"
     print(f"{header} {'chars/s':>10} {'tok/doc':>8}")
     for label, folder, split, tokenizers in (
-        ("jsquad-ja", DATA / "jsquad-ja", "test", japanese),
-        ("scifact", DATA / "scifact", "train", english),
+        ("jsquad-ja", DATA / "jsquad-ja", SETS["jsquad-ja"], japanese),
+        ("scifact", DATA / "scifact", SETS["scifact"], english),
     ):
         dataset = load_beir(folder, split)
         results = {tokenizer.name: evaluate_tokenizer(tokenizer, dataset) for tokenizer in tokenizers}
