@@ -145,11 +145,9 @@ class RecordingBackend:
 
 
 def _ask_one(service: RagService, question: str) -> dict:
-    from rag import answering
-
     started = time.perf_counter()
-    hits = service.search(question, contextual=True)
-    if not service.has_basis(hits):
+    draft = service.prepare_answer(question)
+    if not draft.basis:
         return {
             "no_basis": True,
             "dropped_markers": [],
@@ -157,13 +155,12 @@ def _ask_one(service: RagService, question: str) -> dict:
             "ttft_s": None,
             "answer": None,
         }
-    passages = service.answer_passages(question, hits)
-    stream = answering.stream_answer(service.llm, question, passages)
-    pieces = list(stream)
+    for _piece in draft.stream():
+        pass
     ttft = service.llm.first_token_s  # the RecordingBackend's: the page holds a few characters back while streaming
-    answer = answering.finish_answer(question, passages, "".join(pieces), service.llm.name, stream=stream)
-    body, _followups = split_followups(stream.raw_text)
-    _kept, dropped = drop_invalid_markers(body, len(passages))
+    answer = draft.finish()
+    body, _followups = split_followups(draft.reply)
+    _kept, dropped = drop_invalid_markers(body, len(draft.passages))
     return {
         "dropped_markers": dropped,
         "no_basis": answer.no_basis,

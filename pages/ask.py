@@ -1,4 +1,4 @@
-"""QA: a chat whose answers stream, cite verified quotes (with the PDF page marked) and offer follow-ups."""
+"""QA: the evidence at once, then a streamed answer whose every claim is checked, with verified citations."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from rag.errors import RagError
 from rag.records import Answer
 from ui.i18n import t
 from ui.service import get_service
-from ui.widgets import escape_md, show_citations, streamed_text
+from ui.widgets import escape_md, show_citations, show_claims, show_evidence, streamed_text
 
 svc = get_service()
 history: list[tuple[str, Answer]] = st.session_state.setdefault("qa_history", [])
@@ -19,21 +19,23 @@ def ask_followup(question: str) -> None:
     st.session_state["qa_pending"] = question
 
 
-def show_answer(answer: Answer, turn: int, *, streamed: bool) -> None:
-    """Everything under an answer; ``streamed`` answers already show their text."""
+def show_answer(answer: Answer, turn: int, *, evidence_shown: bool) -> None:
+    """Everything under an answer: its text, how its claims were checked, its citations and follow-ups."""
+    if answer.query:
+        st.caption(escape_md(t("qa.rewritten", query=answer.query)))
     if answer.no_basis:
         st.warning(t("qa.no_basis"))
         if answer.message:
             st.caption(escape_md(answer.message))
         return
-    if not streamed:
+    if answer.evidence and not evidence_shown:
+        with st.expander(t("qa.evidence_title", n=len(answer.evidence))):
+            show_evidence(answer.evidence)
+    if answer.answer:
         st.markdown(escape_md(answer.answer))
-    if answer.message:  # the LLM failed (citations only, with the fix), or notes on how the citations were checked
-        (st.warning if not answer.answer else st.caption)(escape_md(answer.message))
-    if answer.unsupported_sentences:
-        with st.expander(t("qa.unsupported", n=len(answer.unsupported_sentences))):
-            for sentence in answer.unsupported_sentences:
-                st.text(sentence)
+    if answer.message:  # the LLM failed (citations only, with the fix), or notes on how the claims were checked
+        (st.warning if not answer.answer or answer.model_answer else st.caption)(escape_md(answer.message))
+    show_claims(answer, key=f"qa_{turn}")
     show_citations(answer.citations, key=f"qa_{turn}", render_page=svc.render_page)
     if answer.backend:
         st.caption(t("qa.backend", name=answer.backend))
@@ -51,7 +53,7 @@ for turn, (question, answer) in enumerate(history):
     with st.chat_message("user"):
         st.text(question)
     with st.chat_message("assistant"):
-        show_answer(answer, turn, streamed=False)
+        show_answer(answer, turn, evidence_shown=False)
 
 typed = st.chat_input(t("qa.placeholder"), key="qa_input")
 question = typed or st.session_state.pop("qa_pending", None)
@@ -65,22 +67,20 @@ if question:
     with st.chat_message("assistant"):
         try:
             with st.spinner(t("qa.searching")):
-                hits = svc.search(question, contextual=True)
-                basis = svc.has_basis(hits)
-                reading = svc.answer_passages(question, hits) if basis and svc.llm.name != "extractive" else []
-            if basis:
-                raw: list[str] = []
-                if reading:  # a CPU model reads for seconds before it answers: say what it is reading
-                    st.caption(escape_md(t("qa.reading", sources="; ".join(p.label for p in reading))))
-                shown = st.empty()
-                with shown.container():
-                    st.write_stream(streamed_text(svc.stream_answer(question, hits), raw))
-                answer = svc.finish_answer(question, hits, "".join(raw))
-                shown.markdown(escape_md(answer.answer))  # the checked text: markers fixed, follow-ups moved
+                draft = svc.prepare_answer(question, history=[(q, a.answer) for q, a in history])
+            if draft.evidence:  # shown before the model has read a word
+                with st.expander(t("qa.evidence_title", n=len(draft.evidence)), expanded=True):
+                    show_evidence(draft.evidence)
+            if draft.needs_llm:
+                streaming = st.empty()
+                with streaming.container():
+                    st.write_stream(streamed_text(draft.stream(), []))
+                answer = draft.finish()
+                streaming.empty()  # the checked answer replaces the raw stream: markers fixed, claims marked
             else:
-                answer = svc.finish_answer(question, hits, "")
+                answer = draft.finish()
         except RagError as err:
             st.error(str(err))
         else:
-            show_answer(answer, len(history), streamed=not answer.no_basis)
+            show_answer(answer, len(history), evidence_shown=True)
             history.append((question, answer))

@@ -1,21 +1,24 @@
-"""Grounded answers: context from hits, a cited answer from the LLM, citations verified in code.
+"""Grounded answers: evidence first, then a streamed answer whose every claim is checked against its citation.
 
-The flow is ``has_basis`` → ``build_context`` → ``build_messages`` → ``stream_answer`` → ``finish_answer``
-(or ``answer_question`` for all of it at once). Nothing is asked of the LLM when no hit clears the thresholds.
-With the ``extractive`` backend, or when the LLM fails, the answer is made of the passages' best sentences.
+One draft per question (``AnswerDraft``, made by ``RagService.prepare_answer``) holds the hits, whether they are a
+basis to answer from, the numbered passages and the evidence (each passage's sentence that best answers the
+question). ``draft.evidence`` is shown at once; ``draft.stream()`` streams the model's text; ``draft.finish()``
+checks every claim (``rag.answer_check``) and returns the Answer. Nothing is asked of the LLM when no hit clears the
+thresholds. With the ``extractive`` backend, when the LLM fails, or when the answer's main claim does not hold, the
+answer is the evidence's own sentences.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 
-from rag.citations import Passage, attribute_uncited, cite, drop_invalid_markers, passage_citation
+from rag.answer_check import check_answer
+from rag.citations import Passage, drop_invalid_markers
 from rag.context_window import estimate_tokens, fits, focus
 from rag.errors import LLMError
-from rag.faithfulness import markers_of, says_unknown, split_sentences, strip_markers, unsupported_sentences
+from rag.evidence import evidence_answer, evidence_citations, gather_evidence
+from rag.faithfulness import says_unknown
 from rag.llm.base import LLMBackend, Message
 from rag.prompts import (
     FOLLOWUPS_MARKER,
@@ -26,19 +29,18 @@ from rag.prompts import (
     heading_followups,
     split_followups,
 )
-from rag.records import Answer, Hit
+from rag.records import Answer, ClaimVerdict, Evidence, Hit
 from rag.settings import Settings
 
 __all__ = [
+    "AnswerDraft",
     "AnswerStream",
     "Passage",
     "answer_question",
     "build_context",
     "build_messages",
-    "finish_answer",
     "has_basis",
     "reading_rate",
-    "stream_answer",
 ]
 
 EXTRACTIVE = "extractive"
@@ -59,17 +61,21 @@ _TEXT: dict[str, dict[Language, str]] = {
         "ja": "LLM が空の回答を返したため、関連する箇所だけを表示します。",
         "en": "The LLM returned an empty answer, so only the most relevant passages are shown.",
     },
+    "replaced": {
+        "ja": "LLM の回答は資料で裏付けられなかったため（{reasons}）、資料の該当箇所をそのまま示します。",
+        "en": "The LLM's answer is not supported by the passages ({reasons}), so their own sentences are shown.",
+    },
+    "attributed": {
+        "ja": "LLM が出典番号を付けなかった文に、その文を裏付ける資料を出典として付けました。",
+        "en": "The LLM cited no passage for some sentences, so the passages that support them were attached.",
+    },
+    "moved": {
+        "ja": "出典番号の誤りを、その文を裏付ける資料の番号に直しました。",
+        "en": "Citations were moved to the passages that support each sentence.",
+    },
     "extractive": {
         "ja": "LLM を使わず、文書の該当箇所をそのまま抜き出しました。",
         "en": "No LLM in use: these are the documents' own sentences.",
-    },
-    "no_citation": {
-        "ja": "この回答はどの資料も引用していないため、根拠を確認できません。",
-        "en": "This answer cites no passage, so it could not be verified.",
-    },
-    "attributed": {
-        "ja": "LLM が出典番号を付けなかったため、本文と一致する資料を出典として付けました。",
-        "en": "The LLM cited no passage, so the passages whose text matches the answer were attached as sources.",
     },
     "unsupported": {
         "ja": "{count} 文は引用した資料で裏付けられていません。",
@@ -185,18 +191,18 @@ def build_messages(question: str, passages: Sequence[Passage]) -> list[Message]:
 
 
 class AnswerStream:
-    """The visible pieces of a streamed answer, with what the caller needs to finish it.
+    """The visible pieces of a streamed answer.
 
-    An iterator (``st.write_stream`` consumes it) of the answer text without its ``FOLLOWUPS:`` section.
+    An iterator (``st.write_stream`` consumes it) of the model's answer text without its ``FOLLOWUPS:`` section.
     A backend failure ends the stream instead of raising; ``error`` then holds it. ``raw_text`` is the whole reply.
     """
 
     def __init__(self, backend: LLMBackend, question: str, passages: Sequence[Passage]) -> None:
-        self.backend_name = backend.name
         self.question = question
         self.raw_text = ""
         self.visible_text = ""
         self.error: LLMError | None = None
+        self.done = False
         self._backend = backend
         self._passages = list(passages)
         self._pieces: Iterator[str] | None = None
@@ -209,20 +215,13 @@ class AnswerStream:
             self._pieces = self._generate()
         return next(self._pieces)
 
-    def _generate(self) -> Iterator[str]:
-        if not self._passages:
-            text = _TEXT["no_basis"][detect_language(self.question)]
-            self.raw_text = self.visible_text = text
-            yield text
-        elif self.backend_name == EXTRACTIVE:
-            text = _extractive(self.question, self._passages).answer
-            self.raw_text = self.visible_text = text
-            yield text
-        else:
-            yield from self._stream_llm()
-        _remember(self)
+    def consume(self) -> AnswerStream:
+        """Read the whole stream (for callers that do not show it piece by piece)."""
+        for _ in self:
+            pass
+        return self
 
-    def _stream_llm(self) -> Iterator[str]:
+    def _generate(self) -> Iterator[str]:
         shown = 0
         cut: int | None = None
         try:
@@ -241,138 +240,137 @@ class AnswerStream:
         if cut is None and len(self.raw_text) > shown:
             yield self.raw_text[shown:]
         self.visible_text = self.raw_text[: cut if cut is not None else len(self.raw_text)]
+        self.done = True
 
 
-def stream_answer(backend: LLMBackend, question: str, passages: Sequence[Passage]) -> AnswerStream:
-    """Stream the answer's text (no LLM call for the extractive backend or when there are no passages).
+class AnswerDraft:
+    """Everything known about one question before the model answers, and the way to its checked Answer.
 
-    Returns:
-        An iterable of text pieces; pass it (or the text it produced) to :func:`finish_answer`.
+    Attributes:
+        question: the question as the user asked it.
+        query: the question as searched and answered (a follow-up rewritten with the conversation).
+        hits: the search results.
+        basis: whether the hits are worth answering from (else the LLM is not asked).
+        passages: the numbered passages the model reads (empty without a basis).
+        evidence: each passage's sentence that best answers the question, shown before the answer.
     """
-    return AnswerStream(backend, question, passages)
 
+    def __init__(
+        self, backend: LLMBackend, question: str, hits: Sequence[Hit], settings: Settings, *, query: str = ""
+    ) -> None:
+        self.question = question
+        self.query = query or question
+        self.hits = tuple(hits)
+        self.basis = has_basis(self.hits, settings)
+        self.backend_name = backend.name
+        self._backend = backend
+        self.passages: tuple[Passage, ...] = ()
+        if self.basis:
+            rate = None if backend.name == EXTRACTIVE else reading_rate(backend)
+            self.passages = tuple(build_context(self.query, self.hits, settings, backend.name, rate))
+        self.evidence: tuple[Evidence, ...] = gather_evidence(self.query, self.passages)
+        self._stream: AnswerStream | None = None
 
-def finish_answer(
-    question: str,
-    passages: Sequence[Passage],
-    text: str,
-    backend_name: str,
-    *,
-    stream: AnswerStream | None = None,
-) -> Answer:
-    """Turn the streamed text into an Answer whose citations are verified against the chunks.
+    @property
+    def needs_llm(self) -> bool:
+        """Whether ``stream()`` will ask the model (a basis and a backend other than extractive)."""
+        return bool(self.passages) and self.backend_name != EXTRACTIVE
 
-    Args:
-        question: the question asked.
-        passages: the passages the answer was written from.
-        text: the text the stream produced (or the whole reply).
-        backend_name: the backend's ``name``.
-        stream: the stream that produced ``text``; when omitted, the most recent stream that produced exactly
-            this text for this question is used, to recover the follow-ups section and a backend failure.
+    @property
+    def reply(self) -> str:
+        """The model's whole reply as written, follow-ups and all ("" until it has answered)."""
+        return self._stream.raw_text if self._stream is not None else ""
 
-    Returns:
-        The answer with verified citations, follow-ups, unsupported sentences and a message for the user.
-    """
-    language = detect_language(question)
-    if not passages:
-        return _no_basis(language, backend_name)
-    stream = stream or _recall(question, text)
-    if backend_name == EXTRACTIVE:
-        return _extractive(question, passages)
-    if stream is not None and stream.error is not None:
-        return _fallback(question, passages, backend_name, _TEXT["llm_failed"][language].format(error=stream.error))
-    body, followups = split_followups(stream.raw_text if stream is not None else text)
-    body, dropped = drop_invalid_markers(body, len(passages))
-    if not body.strip():
-        return _fallback(question, passages, backend_name, _TEXT["empty"][language])
-    notes: list[str] = []
-    if not markers_of(body) and not says_unknown(body):
-        body = attribute_uncited(body, question, passages)
-        if markers_of(body):
+    def stream(self) -> Iterator[str]:
+        """The model's answer text as it is written (nothing when the model is not asked)."""
+        if not self.needs_llm:
+            return iter(())
+        if self._stream is None:
+            self._stream = AnswerStream(self._backend, self.query, self.passages)
+        return self._stream
+
+    def finish(self) -> Answer:
+        """The checked Answer: reads the rest of the stream first (all of it when nothing was streamed)."""
+        language = detect_language(self.question)
+        if not self.passages:
+            return self._answer(_TEXT["no_basis"][language], no_basis=True, message=_TEXT["no_basis"][language])
+        if not self.needs_llm:
+            return self._from_evidence(_TEXT["extractive"][language])
+        stream = self._stream or AnswerStream(self._backend, self.query, self.passages)
+        self._stream = stream
+        if not stream.done:
+            stream.consume()
+        if stream.error is not None:
+            message = _TEXT["llm_failed"][language].format(error=stream.error)
+            return replace(self._from_evidence(message, answer=""), llm_error=str(stream.error))
+        body, followups = split_followups(stream.raw_text)
+        body, dropped = drop_invalid_markers(body, len(self.passages))
+        if not body.strip():
+            return self._from_evidence(_TEXT["empty"][language], answer="")
+        notes = [_TEXT["dropped"][language].format(numbers=", ".join(f"[{n}]" for n in dropped))] if dropped else []
+        followups = followups or heading_followups(self.query, self.passages, language)
+        checked = check_answer(body, self.query, self.passages)
+        if checked.main_claim_failed:
+            reasons = "; ".join(dict.fromkeys(c.reason for c in checked.claims if c.reason))
+            note = _TEXT["replaced"][language].format(reasons=reasons)
+            return self._from_evidence(
+                " ".join([note, *notes]), claims=checked.claims, model_answer=body.strip(), followups=followups
+            )
+        if not checked.citations and says_unknown(body):
+            notes.append(_TEXT["unknown"][language])
+        if checked.attributed:
             notes.append(_TEXT["attributed"][language])
-    citations = cite(body, passages)
-    if dropped:
-        notes.append(_TEXT["dropped"][language].format(numbers=", ".join(f"[{n}]" for n in dropped)))
-    if not citations and says_unknown(body):
-        unsupported: list[str] = []
-        notes.append(_TEXT["unknown"][language])
-    elif not citations:
-        unsupported = [strip_markers(s) for s in split_sentences(body) if strip_markers(s)]
-        notes.append(_TEXT["no_citation"][language])
-    else:
-        unsupported = unsupported_sentences(body, {p.n: p.text for p in passages})
-        if unsupported:
-            notes.append(_TEXT["unsupported"][language].format(count=len(unsupported)))
-    return Answer(
-        answer=body.strip(),
-        citations=citations,
-        followups=followups or heading_followups(question, passages, language),
-        backend=backend_name,
-        unsupported_sentences=tuple(unsupported),
-        message=" ".join(notes),
-    )
+        if checked.moved:
+            notes.append(_TEXT["moved"][language])
+        if checked.unsupported:
+            notes.append(_TEXT["unsupported"][language].format(count=len(checked.unsupported)))
+        return self._answer(
+            checked.text,
+            citations=checked.citations,
+            followups=followups,
+            unsupported_sentences=checked.unsupported,
+            message=" ".join(notes),
+            claims=checked.claims,
+        )
+
+    def _from_evidence(
+        self,
+        message: str,
+        *,
+        answer: str | None = None,
+        claims: tuple[ClaimVerdict, ...] = (),
+        model_answer: str = "",
+        followups: tuple[str, ...] = (),
+    ) -> Answer:
+        """An answer made of the evidence's best sentences (``answer=""``: citations only, e.g. the LLM failed)."""
+        text = evidence_answer(self.evidence, FALLBACK_PASSAGES) if answer is None else answer
+        language = detect_language(self.question)
+        return self._answer(
+            text,
+            citations=evidence_citations(self.evidence, FALLBACK_PASSAGES),
+            followups=followups or heading_followups(self.query, self.passages, language),
+            message=message,
+            claims=claims,
+            model_answer=model_answer,
+            unsupported_sentences=tuple(c.sentence for c in claims if c.status == "unsupported"),
+        )
+
+    def _answer(self, text: str, **fields: object) -> Answer:
+        return Answer(
+            answer=text,
+            backend=self.backend_name,
+            evidence=self.evidence,
+            query=self.query if self.query != self.question else "",
+            **fields,  # type: ignore[arg-type]
+        )
 
 
-def answer_question(backend: LLMBackend, question: str, hits: Sequence[Hit], settings: Settings) -> Answer:
+def answer_question(
+    backend: LLMBackend, question: str, hits: Sequence[Hit], settings: Settings, *, query: str = ""
+) -> Answer:
     """Answer in one call (no streaming): no LLM call when the hits give no basis.
 
     Returns:
-        The finished answer; a backend failure yields the top passages' citations and a message, not an error.
+        The finished answer; a backend failure yields the evidence's citations and a message, not an error.
     """
-    if not has_basis(hits, settings):
-        return _no_basis(detect_language(question), backend.name)
-    passages = build_context(question, hits, settings, backend.name, reading_rate(backend))
-    if backend.name == EXTRACTIVE or not passages:
-        return finish_answer(question, passages, "", backend.name)
-    try:
-        reply = backend.chat(build_messages(question, passages))
-    except LLMError as err:
-        message = _TEXT["llm_failed"][detect_language(question)].format(error=err)
-        return _fallback(question, passages, backend.name, message)
-    return finish_answer(question, passages, reply, backend.name)
-
-
-def _no_basis(language: Language, backend_name: str) -> Answer:
-    text = _TEXT["no_basis"][language]
-    return Answer(answer=text, no_basis=True, backend=backend_name, message=text)
-
-
-def _fallback(question: str, passages: Sequence[Passage], backend_name: str, message: str) -> Answer:
-    citations = tuple(passage_citation(p, question) for p in passages[:FALLBACK_PASSAGES])
-    return Answer(answer="", citations=citations, backend=backend_name, message=message)
-
-
-def _extractive(question: str, passages: Sequence[Passage]) -> Answer:
-    language = detect_language(question)
-    citations = tuple(c for c in (passage_citation(p, question) for p in passages[:FALLBACK_PASSAGES]) if c.quote)
-    text = "\n".join(f"{c.quote} [{c.n}]" for c in citations)
-    return Answer(
-        answer=text,
-        citations=citations,
-        followups=heading_followups(question, passages, language),
-        backend=EXTRACTIVE,
-        message=_TEXT["extractive"][language],
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class _Key:
-    question: str
-    text: str
-
-
-_RECENT: OrderedDict[_Key, AnswerStream] = OrderedDict()
-_RECENT_LOCK = threading.Lock()
-_RECENT_MAX = 64
-
-
-def _remember(stream: AnswerStream) -> None:
-    with _RECENT_LOCK:
-        _RECENT[_Key(stream.question, stream.visible_text.strip())] = stream
-        while len(_RECENT) > _RECENT_MAX:
-            _RECENT.popitem(last=False)
-
-
-def _recall(question: str, text: str) -> AnswerStream | None:
-    with _RECENT_LOCK:
-        return _RECENT.get(_Key(question, text.strip()))
+    return AnswerDraft(backend, question, hits, settings, query=query).finish()

@@ -1,23 +1,22 @@
 """Citations that are true to the document: every quote shown is verbatim text of the cited chunk.
 
-An answer cites numbered passages as ``[n]``. Markers that name no passage are dropped. For each valid ``n``
-the quote is chosen in code: the chunk sentence(s) that best match the answer sentences citing ``[n]``. A quote
-the model wrote itself (``「...」 [n]`` or ``"..." [n]``) is kept only when it is found verbatim in the chunk;
-otherwise it is snapped to the chunk's best-matching sentence, or dropped — never shown as if verbatim.
+An answer cites numbered passages as ``[n]``. Markers that name no passage are dropped (``drop_invalid_markers``).
+Quotes are chosen in code, never taken from the model: ``rag.answer_check`` quotes the sentence that supports each
+claim; ``best_sentences`` finds a chunk's sentence that best matches a text, and ``verify_quote`` turns a quote
+someone else wrote (a quiz item's) into a verbatim one or rejects it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.faithfulness import content_tokens, markers_of, sentence_spans, similarity, split_sentences, support
+from rag.faithfulness import sentence_spans, similarity, split_sentences, support
 from rag.records import Chunk, Citation
 
 QUOTE_MAX_CHARS = 240
 ATTRIBUTION_THRESHOLD = 0.75
-"""Share of an uncited sentence's content tokens a passage must hold to be attached as its source."""
+"""Share of a claim's content tokens a passage the model did not cite must hold to be attached as its source."""
 JOIN_MIN_GAIN = 0.2
 SNAP_MIN_SIMILARITY = 0.3
 """A model-written quote is snapped to a chunk sentence only when they overlap at least this much."""
@@ -26,7 +25,6 @@ _FULLWIDTH_MARKER = re.compile(r"[［【]\s*([0-9０-９]+)\s*[］】]")
 _LIST_MARKER = re.compile(r"\[\s*(\d+(?:\s*[,、，]\s*\d+)+)\s*\]")
 _ANY_MARKER = re.compile(r"\[(\d+)\]")
 _PLACEHOLDER = re.compile(r"\[(?:番号|数字|n|N|number|num)\]")  # the prompt's pattern copied instead of a number
-_QUOTED = re.compile(r"[「『“\"]([^」』”\"]{8,400})[」』”\"]\s*((?:\[\d+\])+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +99,7 @@ def best_sentences(reference: str, text: str, *, max_chars: int = QUOTE_MAX_CHAR
     """
     sentences = [s for s in split_sentences(text) if locate_verbatim(s, text)]
     if not sentences:
-        return _clip(text.strip(), max_chars)
+        return clip_quote(text.strip(), max_chars)
     scores = [support(reference, s) + 0.25 * similarity(reference, s) for s in sentences]
     best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
     quote = sentences[best]
@@ -116,7 +114,7 @@ def best_sentences(reference: str, text: str, *, max_chars: int = QUOTE_MAX_CHAR
         if joined and len(joined) <= max_chars and support(reference, joined) >= base + JOIN_MIN_GAIN:
             quote = joined
         break
-    return _clip(quote, max_chars)
+    return clip_quote(quote, max_chars)
 
 
 def verify_quote(quote: str, text: str, *, max_chars: int = QUOTE_MAX_CHARS) -> str | None:
@@ -128,75 +126,12 @@ def verify_quote(quote: str, text: str, *, max_chars: int = QUOTE_MAX_CHARS) -> 
     """
     found = locate_verbatim(quote, text)
     if found:
-        return _clip(found, max_chars)
+        return clip_quote(found, max_chars)
     snapped = best_sentences(quote, text, max_chars=max_chars)
     return snapped if snapped and similarity(quote, snapped) >= SNAP_MIN_SIMILARITY else None
 
 
-def cite(answer: str, passages: Sequence[Passage]) -> tuple[Citation, ...]:
-    """Citations for every valid ``[n]`` in ``answer``, each quoting verbatim text of passage ``n``'s chunk.
-
-    Args:
-        answer: answer text whose invalid markers were already dropped.
-        passages: the numbered passages the answer was written from.
-
-    Returns:
-        One citation per cited passage, in order of first citation.
-    """
-    by_n = {p.n: p for p in passages}
-    claims: dict[int, list[str]] = {}
-    for sentence in split_sentences(answer):
-        for n in markers_of(sentence):
-            if n in by_n:
-                claims.setdefault(n, []).append(_ANY_MARKER.sub("", sentence))
-    model_quotes: dict[int, str] = {}
-    for match in _QUOTED.finditer(answer):
-        for n in markers_of(match.group(2)):
-            model_quotes.setdefault(n, match.group(1))
-    citations: list[Citation] = []
-    for n, sentences in claims.items():
-        chunk = by_n[n].chunk
-        quote = None
-        if n in model_quotes:
-            quote = verify_quote(model_quotes[n], chunk.text)
-        if quote is None:
-            quote = best_sentences(" ".join(sentences), chunk.text)
-        if quote:
-            citations.append(Citation(n, chunk.source, chunk.page, quote, chunk.chunk_id))
-    return tuple(citations)
-
-
-def attribute_uncited(answer: str, question: str, passages: Sequence[Passage]) -> str:
-    """Add ``[n]`` to each sentence of an answer the model left without markers, where a passage supports it.
-
-    Small models often answer "1954年" or a bare sentence without citing. Each sentence gets the passage with the
-    highest :func:`support` when that reaches ``ATTRIBUTION_THRESHOLD`` (stricter than the faithfulness check,
-    since the model did not choose this passage). A short answer (under three content tokens: a name, a number)
-    is judged together with the question, and its own tokens must all be in the passage. Sentences no passage
-    supports stay unmarked, so the faithfulness check still flags them.
-
-    Returns:
-        The answer with markers placed before each supported sentence's closing punctuation.
-    """
-    if not passages:
-        return answer
-    marked: list[str] = []
-    cursor = 0
-    for start, end in _closed_sentence_spans(answer):
-        sentence = answer[start:end]
-        short = len(content_tokens(sentence)) < 3
-        claim = f"{question} {sentence}" if short else sentence
-        best = max(passages, key=lambda p: (support(claim, p.text), -p.n))  # ties: the better-ranked passage
-        if support(claim, best.text) >= ATTRIBUTION_THRESHOLD and (not short or support(sentence, best.text) == 1.0):
-            at = end - 1 if sentence[-1] in "。．.！？!?" else end  # the marker goes before the closing punctuation
-            marked.append(answer[cursor:at] + f"[{best.n}]")
-            cursor = at
-        marked.append(answer[cursor:end])
-        cursor = end
-    return "".join(marked) + answer[cursor:]
-
-
-def _closed_sentence_spans(text: str) -> list[tuple[int, int]]:
+def closed_sentence_spans(text: str) -> list[tuple[int, int]]:
     """Sentence spans of ``text``, a sentence ending inside brackets or quotes joined with what closes them.
 
     ``（That's a balk!）`` is one sentence here, so a marker never lands between the "!" and the bracket.
@@ -228,7 +163,7 @@ def passage_citation(passage: Passage, reference: str) -> Citation:
     return Citation(passage.n, chunk.source, chunk.page, best_sentences(reference, chunk.text), chunk.chunk_id)
 
 
-def _clip(text: str, max_chars: int) -> str:
+def clip_quote(text: str, max_chars: int = QUOTE_MAX_CHARS) -> str:
     """A prefix of ``text`` of at most ``max_chars`` characters, cut at a word boundary for Latin text."""
     if len(text) <= max_chars:
         return text

@@ -30,6 +30,8 @@ FactKind = Literal["number", "date", "time", "version", "identifier", "name"]
 
 WINDOW_SENTENCES = 3
 """Consecutive evidence sentences one claim may draw its facts from (a claim often joins two or three)."""
+WINDOW_PENALTY = 0.2
+"""Score a window loses per sentence beyond the first, so a quote grows only for facts or words it adds."""
 POLARITY_MIN_SUPPORT = 0.5
 """Polarity is compared only with an evidence sentence the claim restates (this share of its content words)."""
 
@@ -160,7 +162,9 @@ _MONTH_NAME = re.compile(r"\b(" + "|".join(m.capitalize() for m in _MONTHS if m 
 _ERAS = {"令和": 2018, "平成": 1988, "昭和": 1925, "大正": 1911, "明治": 1867}
 _ERA_YEAR = re.compile(r"(令和|平成|昭和|大正|明治)\s?(元|\d{1,2})\s?年")
 _ISO_DATE = re.compile(r"(?<![\d.])(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?(?![\d.])")
-_TIME = re.compile(r"(?<![\d:.])(\d{1,2}):(\d{2})(?::\d{2})?(?![\d:])|(?<!\d)(\d{1,2})\s?時(?!間)(?:\s?(\d{1,2})\s?分)?")
+_TIME = re.compile(
+    r"(?<![\d:.])(\d{1,2}):(\d{2})(?::\d{2})?(?![\d:])|(?<!\d)(\d{1,2})\s?時(?!間)(?:\s?(\d{1,2})\s?分)?"
+)
 _VERSION = re.compile(
     r"(?:\b(?:version|ver\.?|v)\s?|バージョン\s?)(\d+(?:\.\d+)+)|(?<![\d.])(\d+\.\d+\.\d+(?:\.\d+)*)(?![\d.])",
     re.IGNORECASE,
@@ -352,11 +356,16 @@ _OBLIGATION = re.compile(
 )
 _JA_NEGATION = re.compile(
     r"(?<![少危幼汚切拙つ])な(?:い|く(?!て(?:も|は))|かっ|し(?=に|で))|ません|(?<=[^\s])ず(?=[にもとがで、。,.\s]|$)|ぬ(?=[。、]|$)"
-    r"|不可|不要|不能|できない|無し|なし(?=[。、]|$)"
+    r"|不可|不要|不能|できない|無し|なし(?=[。、]|$)|対象外|禁止|無効"
 )
 _JA_NOT_NEGATION = re.compile(r"間もなく|ないし|問題(?:ない|ありません)|少なく|危なく|とんでもない|違いない")
-_EN_NEGATION = re.compile(r"\b(?:not|no|never|cannot|none|nothing|neither|nor|nobody|nowhere)\b|n't\b", re.IGNORECASE)
+_EN_NEGATION = re.compile(
+    r"\b(?:not|no|never|cannot|none|nothing|neither|nor|nobody|nowhere|prohibited|forbidden)\b|n't\b", re.IGNORECASE
+)
 _EN_NOT_NEGATION = re.compile(r"\bnot only\b|\bno\.\s?\d|\bno (?:more|less|later|earlier|fewer) than\b", re.IGNORECASE)
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_JA_CLAUSE_END = re.compile(r"[、,，]")
+_PUNCTUATED_END = re.compile(r"(?<=[。！？!?])\s*|(?<=[.;])\s+")
 _ANSWER_PARTICLE = re.compile(r"^\s*(?:いいえ|はい|yes|no)\s*[、,.。!！]\s*", re.IGNORECASE)
 
 
@@ -369,14 +378,23 @@ def negation_count(sentence: str) -> int:
 
 
 def is_negated(sentence: str) -> bool:
-    """Whether ``sentence`` denies what it is about (an odd number of negations; "いいえ、" and "No," are not counted)."""
-    return negation_count(sentence) % 2 == 1
+    """Whether ``sentence`` denies what it is about ("いいえ、", "No," are not counted).
+
+    Japanese puts the main predicate last, so its polarity is that of the last clause (after the last 、):
+    "貸与しているわけではないため、配布にはなりません" denies once, not twice. English counts every negation
+    (odd: negated), "not only" and "no later than" excepted.
+    """
+    text = _ANSWER_PARTICLE.sub("", _normalize(sentence)).strip()
+    if _KANA.search(text):
+        clauses = [c for c in _JA_CLAUSE_END.split(text.rstrip("。．.！？!? ")) if c.strip()]
+        text = clauses[-1] if clauses else text
+    return negation_count(text) % 2 == 1
 
 
 # ---- the check ---------------------------------------------------------------------------------------------
 
 
-def check_claim(claim: str, evidence: str, *, threshold: float = SUPPORT_THRESHOLD) -> ClaimCheck:
+def check_claim(claim: str, evidence: str, *, threshold: float = SUPPORT_THRESHOLD, context: str = "") -> ClaimCheck:
     """Check one claim (an answer sentence, a quiz statement) against the text it cites.
 
     The evidence is cut into sentences (table rows read with their header row); the window of at most
@@ -388,20 +406,26 @@ def check_claim(claim: str, evidence: str, *, threshold: float = SUPPORT_THRESHO
         claim: the claim, citation markers allowed.
         evidence: the cited text (a chunk's text).
         threshold: minimum share of content words.
+        context: words the claim leans on without repeating them (the question, for a bare "1954年"): they count
+            towards its content words, never towards its facts or polarity.
 
     Returns:
         The verdict, with the verbatim evidence sentence(s) to quote.
     """
     facts = facts_of(claim)
+    worded = f"{context} {claim}" if context else claim
     best: ClaimCheck | None = None
-    best_score = -1.0
-    for window, reading in _windows(evidence):
+    best_key: tuple[bool, float] = (False, -1.0)
+    for window, reading, size in _windows(evidence, WINDOW_SENTENCES):
         window_facts = facts_of(reading)
         missing = tuple(f for f in facts if not _found(f, window_facts, _normalize(reading)))
-        share = support(claim, reading)
-        score = (1 - len(missing) / len(facts) if facts else 1.0) + share
-        if score > best_score:
-            best_score = score
+        share = support(worded, reading)
+        # windows that hold every fact and enough words come first; among them a longer window must earn its
+        # place, so the quote is the sentence itself rather than its neighbours too
+        score = (1 - len(missing) / len(facts) if facts else 1.0) + share - WINDOW_PENALTY * (size - 1)
+        key = (not missing and share >= threshold, score)
+        if key > best_key:
+            best_key = key
             best = ClaimCheck(False, window, missing, False, share)
     if best is None:
         return ClaimCheck(False, "", facts, False, 0.0, "the cited text is empty")
@@ -410,30 +434,39 @@ def check_claim(claim: str, evidence: str, *, threshold: float = SUPPORT_THRESHO
     return ClaimCheck(not reason, best.evidence, best.missing, conflict, best.support, reason)
 
 
-def _windows(evidence: str) -> list[tuple[str, str]]:
-    """``(verbatim window, text to read it with)`` for every run of 1..WINDOW_SENTENCES sentences.
+def sentence_units(evidence: str) -> list[tuple[str, str]]:
+    """``(verbatim sentence, text to read it with)`` for each sentence or table row of ``evidence``.
+
+    A table row is read with its table's header row; header and separator rows are not units of their own.
+    """
+    return [(window, reading) for window, reading, _size in _windows(evidence, 1)]
+
+
+def _windows(evidence: str, max_size: int) -> list[tuple[str, str, int]]:
+    """``(verbatim window, text to read it with, sentences)`` for every run of 1..``max_size`` sentences.
 
     A table row is read together with the table's header row, so "240" in a row is checked with its column names;
     the quote stays the row itself. Header and separator rows are never windows of their own.
     """
     spans = [(s, e) for s, e in sentence_spans(evidence) if not _is_separator_row(evidence[s:e])]
     header = ""
-    windows: list[tuple[str, str]] = []
-    for i, (start, _end) in enumerate(spans):
-        line = evidence[start:_end]
+    windows: list[tuple[str, str, int]] = []
+    for i, (start, end) in enumerate(spans):
+        line = evidence[start:end]
         if _is_table_row(line):
-            if not header or _follows_separator(evidence, _end):
+            if not header or _follows_separator(evidence, end):
                 header = line
                 continue
-            windows.append((line, f"{header}\n{line}"))
+            windows.append((line, f"{header}\n{line}", 1))
             continue
         header = ""
-        for size in range(1, WINDOW_SENTENCES + 1):
+        for size in range(1, max_size + 1):
             if i + size > len(spans) or any(_is_table_row(evidence[s:e]) for s, e in spans[i : i + size]):
                 break
             text = evidence[start : spans[i + size - 1][1]]
-            windows.append((text, text))
-    return windows or ([(evidence.strip(), evidence.strip())] if evidence.strip() else [])
+            windows.append((text, text, size))
+    whole = evidence.strip()
+    return windows or ([(whole, whole, 1)] if whole else [])
 
 
 def _is_table_row(line: str) -> bool:
@@ -452,8 +485,8 @@ def _follows_separator(text: str, end: int) -> bool:
 
 def _polarity_conflict(claim: str, evidence: str) -> bool:
     """Whether the claim's polarity differs from the evidence sentence it restates (when it restates one)."""
-    spans = sentence_spans(evidence) or [(0, len(evidence))]
-    sentences = [evidence[s:e] for s, e in spans]
+    # sentences end at their punctuation here, not at line breaks: a slide or a wrapped PDF line breaks mid-sentence
+    sentences = [s for s in _PUNCTUATED_END.split(evidence) if s.strip()] or [evidence]
     closest = max(sentences, key=lambda s: support(claim, s))
     if support(claim, closest) < POLARITY_MIN_SUPPORT:
         return False

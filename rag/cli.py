@@ -2,7 +2,8 @@
 
 The command names, flags and JSON keys here are a contract other tools rely on: keep them stable.
 Human-readable output goes to stdout; progress and errors to stderr. Exit codes: 0 success, 1 some files
-failed (index) or the command failed with a known error, 2 bad usage.
+failed (index) or the command failed with a known error, 2 bad usage, 3 ``ask`` could not reach the LLM (the
+evidence and its citations are still printed).
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from typing import Any
 
 from rag.errors import RagError
 from rag.records import Hit, IndexProgress, SearchFilters
+
+LLM_FAILED = 3
+"""Exit code of ``ask`` when the LLM failed; the output still holds the evidence's citations."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -75,6 +79,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("path")
     p.add_argument("--split", default="test")
     p.add_argument("--mode", choices=("hybrid", "bm25", "dense", "all"), default="hybrid")
+    p.add_argument(
+        "--answers",
+        action="store_true",
+        help="answer a golden .jsonl file's questions with the current index and score the answers",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=_evaluate)
     return parser
@@ -186,14 +195,23 @@ def _ask(service, args) -> int:  # type: ignore[no-untyped-def]
             "backend": answer.backend,
             "unsupported_sentences": list(answer.unsupported_sentences),
             "message": answer.message or None,
+            "evidence": [{"n": e.n, "source": e.source, "page": e.page, "chunk_id": e.chunk_id,
+                          "sentence": e.sentence, "score": e.score} for e in answer.evidence],
+            "claims": [asdict(c) for c in answer.claims],
+            "query": answer.query or None,
+            "model_answer": answer.model_answer or None,
+            "llm_error": answer.llm_error or None,
         })  # fmt: skip
-        return 0
+        return LLM_FAILED if answer.llm_error else 0
     print(answer.answer)
+    for claim in answer.claims:
+        if claim.status == "unsupported":
+            print(f"  (not supported: {claim.sentence} — {claim.reason})")
     for c in answer.citations:
         print(f"[{c.n}] {c.source} p.{c.page}: “{c.quote}”")
     if answer.message:
         print(answer.message, file=sys.stderr)
-    return 0
+    return LLM_FAILED if answer.llm_error else 0
 
 
 def _quiz(service, args) -> int:  # type: ignore[no-untyped-def]
@@ -211,6 +229,8 @@ def _quiz(service, args) -> int:  # type: ignore[no-untyped-def]
 
 
 def _evaluate(service, args) -> int:  # type: ignore[no-untyped-def]
+    if args.answers:
+        return _evaluate_answers(service, args)
     modes = ["hybrid", "bm25", "dense"] if args.mode == "all" else [args.mode]
     result = service.evaluate(args.path, split=args.split, modes=modes)
     if args.json:
@@ -219,4 +239,14 @@ def _evaluate(service, args) -> int:  # type: ignore[no-untyped-def]
     for mode, metrics in result["modes"].items():
         figures = (f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}" for k, v in metrics.items())
         print(f"{mode}: {', '.join(figures)}")
+    return 0
+
+
+def _evaluate_answers(service, args) -> int:  # type: ignore[no-untyped-def]
+    result = service.evaluate_answers(args.path, progress=lambda line: print(line, file=sys.stderr))
+    if args.json:
+        _emit(result)
+        return 0
+    for key, value in result["summary"].items():
+        print(f"{key}: {value}")
     return 0

@@ -19,6 +19,8 @@ OTHER_TOKENS_PER_CHAR = 0.25
 """Qwen2.5 tokenizer on 300 SciFact abstracts: 0.22 tokens per character, rounded up."""
 ELLIPSIS = "…"
 
+_TABLE_ROW = re.compile(r"\s*\|.*\|\s*$")
+_SEPARATOR = re.compile(r"\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*$")
 _CJK_CHAR = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
@@ -52,6 +54,8 @@ def focus(question: str, text: str, max_chars: int, max_tokens: int | None = Non
     """
     if fits(text, max_chars, max_tokens):
         return text
+    if _TABLE_ROW.match(text.lstrip("\n")) or "\n|" in text:
+        return focus_table(question, text, max_chars, max_tokens)
     spans = sentence_spans(text)
     if not spans:
         return _cut(text, max_chars, max_tokens)
@@ -76,6 +80,44 @@ def focus(question: str, text: str, max_chars: int, max_tokens: int | None = Non
                 break
         if not grown:
             return excerpt(low, high)
+
+
+def focus_table(question: str, text: str, max_chars: int, max_tokens: int | None = None) -> str:
+    """The rows of a markdown table that are most about ``question``, with the header rows and any caption.
+
+    A question about a table needs its rows, not its first rows: rows are taken best-matching first (content words
+    and character bigrams shared with the question), kept in table order, while they fit; the header (and the
+    ``| --- |`` line) always stays, so every kept row is read with its column names. Lines before the table
+    (a caption) stay when they fit.
+
+    Returns:
+        The caption, header and chosen rows, with an ellipsis row where rows were left out.
+    """
+    lines = text.split("\n")
+    first = next((i for i, line in enumerate(lines) if _TABLE_ROW.match(line)), 0)
+    head_end = first + (2 if first + 1 < len(lines) and _SEPARATOR.match(lines[first + 1]) else 1)
+    caption, header, rows = lines[:first], lines[first:head_end], lines[head_end:]
+    wanted = content_tokens(question)
+    scores = [len(wanted & content_tokens(row)) for row in rows]
+
+    def render(chosen: list[int], with_caption: bool) -> str:
+        body: list[str] = []
+        for position, i in enumerate(chosen):  # rows in table order, an ellipsis wherever rows were skipped
+            if (position == 0 and i > 0) or (position > 0 and i > chosen[position - 1] + 1):
+                body.append(ELLIPSIS)
+            body.append(rows[i])
+        if chosen and chosen[-1] < len(rows) - 1:
+            body.append(ELLIPSIS)
+        return "\n".join([*(caption if with_caption else []), *header, *body])
+
+    chosen: list[int] = []
+    for i in sorted(range(len(rows)), key=lambda i: (-scores[i], i)):
+        candidate = sorted([*chosen, i])
+        if fits(render(candidate, False), max_chars, max_tokens):
+            chosen = candidate
+    with_caption = bool(caption) and fits(render(chosen, True), max_chars, max_tokens)
+    result = render(chosen, with_caption)
+    return result if fits(result, max_chars, max_tokens) else _cut(result, max_chars, max_tokens)
 
 
 def _cut(text: str, max_chars: int, max_tokens: int | None) -> str:

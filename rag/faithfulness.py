@@ -1,4 +1,4 @@
-"""How well one text is supported by another: content tokens, sentences and the faithfulness check.
+"""How well one text is supported by another: content tokens, sentences, citation markers.
 
 Support is lexical on purpose: it runs without a model, is explainable ("these words are not in the passage")
 and is the same measure the quiz uses. English text becomes lower-cased content words (stop words dropped,
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
 
 SUPPORT_THRESHOLD = 0.4
 """Share of a sentence's content tokens that must appear in a cited passage for the sentence to count as supported."""
@@ -121,34 +120,3 @@ def strip_markers(text: str) -> str:
 def says_unknown(sentence: str) -> bool:
     """Whether the sentence says the documents do not give the answer (such a sentence needs no support)."""
     return bool(_DONT_KNOW.search(sentence))
-
-
-def unsupported_sentences(
-    answer: str, passages: Mapping[int, str], *, threshold: float = SUPPORT_THRESHOLD
-) -> list[str]:
-    """Answer sentences that none of their cited passages supports.
-
-    A sentence citing ``[n]`` is checked against passage ``n``; a sentence without markers is checked against
-    every passage the answer cites (it usually restates or joins cited sentences). Sentences that say the
-    documents do not know, and sentences with fewer than three content tokens, are not judged.
-
-    Args:
-        answer: the answer text with ``[n]`` markers (invalid markers already removed).
-        passages: passage number -> passage text.
-        threshold: minimum :func:`support` for a sentence to count as supported.
-
-    Returns:
-        The unsupported sentences, markers removed, in answer order.
-    """
-    sentences = split_sentences(answer)
-    cited_anywhere = [n for s in sentences for n in markers_of(s) if n in passages]
-    flagged: list[str] = []
-    for sentence in sentences:
-        plain = strip_markers(sentence)
-        if len(content_tokens(plain)) < 3 or says_unknown(plain):
-            continue
-        numbers = [n for n in markers_of(sentence) if n in passages] or cited_anywhere
-        evidence: Iterable[str] = (passages[n] for n in dict.fromkeys(numbers))
-        if not numbers or max(support(plain, text) for text in evidence) < threshold:
-            flagged.append(plain)
-    return flagged

@@ -135,9 +135,68 @@ class Citation:
     chunk_id: str
 
 
+ClaimStatus = Literal["verified", "reattributed", "unsupported", "not_checked"]
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A passage shown before the answer, with its sentence that best answers the question.
+
+    Attributes:
+        n: the passage number the answer cites it by.
+        source: the source it comes from.
+        page: 1-based page, or None for formats without pages.
+        chunk_id: the chunk it is read from.
+        text: the chunk's text.
+        sentence: the verbatim sentence (or table row) of ``text`` that best answers the question ("" when none).
+        score: the hit's score.
+    """
+
+    n: int
+    source: str
+    page: int | None
+    chunk_id: str
+    text: str
+    sentence: str
+    score: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimVerdict:
+    """How one answer sentence fared against the passage it cites.
+
+    Attributes:
+        sentence: the sentence, markers removed.
+        status: ``verified`` (its cited passage supports it), ``reattributed`` (another passage does, and now carries
+            its marker), ``unsupported`` (no passage does), ``not_checked`` (no claim: "I don't know", a heading).
+        cited: the passage numbers it cites after checking.
+        reason: why it is unsupported ("" otherwise): the missing number or name, or the flipped polarity.
+    """
+
+    sentence: str
+    status: ClaimStatus
+    cited: tuple[int, ...] = ()
+    reason: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """A grounded answer with verified citations."""
+    """A grounded answer with verified citations.
+
+    Attributes:
+        answer: the text shown (markers ``[n]`` refer to ``citations``).
+        citations: one verified quote per cited passage.
+        followups: follow-up questions to offer.
+        no_basis: nothing relevant was found; the LLM was not asked.
+        backend: the LLM backend that answered.
+        unsupported_sentences: answer sentences no passage supports (shown as such, never as verified).
+        message: notes for the user (how the answer was checked, an LLM failure and its fix).
+        evidence: the passages the answer was written from, each with its best sentence (shown first).
+        claims: the verdict on every answer sentence.
+        query: the question as searched (a follow-up rewritten with the conversation), when it differs.
+        model_answer: the model's own text when it was replaced by the evidence because its main claim failed.
+        llm_error: why the LLM failed ("" when it did not); the evidence's citations are shown instead.
+    """
 
     answer: str
     citations: tuple[Citation, ...] = ()
@@ -146,6 +205,11 @@ class Answer:
     backend: str = ""
     unsupported_sentences: tuple[str, ...] = ()
     message: str = ""
+    evidence: tuple[Evidence, ...] = ()
+    claims: tuple[ClaimVerdict, ...] = ()
+    query: str = ""
+    model_answer: str = ""
+    llm_error: str = ""
 
 
 @dataclass(frozen=True, slots=True)

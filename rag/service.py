@@ -8,10 +8,10 @@ concurrently. Heavy things (models, Chroma) load lazily on first use so the UI r
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rag.errors import SourceNotFoundError
 from rag.records import (
@@ -28,7 +28,7 @@ from rag.records import (
 from rag.settings import Settings
 
 if TYPE_CHECKING:
-    from rag.citations import Passage
+    from rag.answering import AnswerDraft
     from rag.embedding import Embedder
     from rag.index import Index
     from rag.llm.base import BackendStatus, LLMBackend
@@ -174,6 +174,14 @@ class RagService:
 
         return evaluate_path(self, path, split=split, modes=list(modes), limit=limit)
 
+    def evaluate_answers(
+        self, path: str | Path, *, limit: int | None = None, progress: Callable[[str], None] | None = None
+    ) -> dict[str, Any]:
+        """Answer a golden QA file's questions with the current index and score them (see ``rag.answer_evaluation``)."""
+        from rag.answer_evaluation import evaluate_answers
+
+        return evaluate_answers(self, path, limit=limit, progress=progress)
+
     # ---- answers -----------------------------------------------------------------------------------------
 
     @property
@@ -194,35 +202,36 @@ class RagService:
                 self._llm = None
         return backend_statuses(self.settings)
 
-    def has_basis(self, hits: Sequence[Hit]) -> bool:
-        """Whether any hit is relevant enough to answer from (else: no LLM call, a clear "no basis")."""
-        from rag import answering
+    def prepare_answer(
+        self,
+        question: str,
+        *,
+        filters: SearchFilters | None = None,
+        history: Sequence[tuple[str, str]] = (),
+    ) -> AnswerDraft:
+        """Search for ``question`` and get its answer ready: hits, basis, passages and evidence, no LLM call yet.
 
-        return answering.has_basis(list(hits), self.settings)
+        Args:
+            question: what the user asked.
+            filters: metadata filters for the search.
+            history: earlier ``(question, answer)`` turns of the conversation, oldest first; a follow-up that leans
+                on them ("それは何年？") is searched and answered as rewritten with the previous question.
 
-    def answer_passages(self, question: str, hits: Sequence[Hit]) -> list[Passage]:
-        """The numbered passages the LLM reads to answer ``question`` (the QA page lists them while it waits)."""
-        from rag import answering
+        Returns:
+            The draft: show ``draft.evidence`` at once, stream ``draft.stream()``, then ``draft.finish()``.
+        """
+        from rag.answering import AnswerDraft
+        from rag.followup import rewrite_followup
 
-        llm = self.llm
-        return answering.build_context(question, list(hits), self.settings, llm.name, answering.reading_rate(llm))
+        query = rewrite_followup(question, history)
+        hits = self.search(query, filters=filters, contextual=True)
+        return AnswerDraft(self.llm, question, hits, self.settings, query=query)
 
-    def stream_answer(self, question: str, hits: Sequence[Hit]) -> Iterator[str]:
-        from rag import answering
-
-        return answering.stream_answer(self.llm, question, self.answer_passages(question, hits))
-
-    def finish_answer(self, question: str, hits: Sequence[Hit], text: str) -> Answer:
-        from rag import answering
-
-        return answering.finish_answer(question, self.answer_passages(question, hits), text, self.llm.name)
-
-    def ask(self, question: str, *, filters: SearchFilters | None = None) -> Answer:
-        """Search, then answer from the hits with verified citations (no LLM call when nothing is relevant)."""
-        from rag import answering
-
-        hits = self.search(question, filters=filters, contextual=True)
-        return answering.answer_question(self.llm, question, hits, self.settings)
+    def ask(
+        self, question: str, *, filters: SearchFilters | None = None, history: Sequence[tuple[str, str]] = ()
+    ) -> Answer:
+        """Search, then answer from the hits with every claim checked (no LLM call when nothing is relevant)."""
+        return self.prepare_answer(question, filters=filters, history=history).finish()
 
     # ---- quizzes -----------------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import streamlit as st
 
 from rag.errors import RagError
 from rag.quiz.store import Judgement, QuizSummary
-from rag.records import Citation, Hit, IndexProgress, IndexReport, StageScores
+from rag.records import Answer, Citation, Evidence, Hit, IndexProgress, IndexReport, StageScores
 from ui.i18n import t
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'])")
@@ -101,6 +101,46 @@ def show_citations(
                 st.image(render_page(citation.source, int(citation.page or 1), citation.quote), width=640)
             except (RagError, ValueError) as err:
                 st.error(str(err))
+
+
+EVIDENCE_CONTEXT_CHARS = 300
+"""Characters of a passage shown before and after its best sentence."""
+
+
+def show_evidence(evidence: Sequence[Evidence]) -> None:
+    """Each passage the answer is written from, its sentence that best answers the question in bold."""
+    for item in evidence:
+        page = f" p.{item.page}" if item.page else ""
+        st.markdown(f"\\[{item.n}\\] {escape_md(item.source)}{page}")
+        at = item.text.find(item.sentence) if item.sentence else -1
+        if at < 0:
+            st.text(item.text[: 2 * EVIDENCE_CONTEXT_CHARS])
+            continue
+        start, end = max(0, at - EVIDENCE_CONTEXT_CHARS), at + len(item.sentence) + EVIDENCE_CONTEXT_CHARS
+        before = ("…" if start else "") + item.text[start:at]
+        after = item.text[at + len(item.sentence) : end] + ("…" if end < len(item.text) else "")
+        st.markdown(f"{escape_md(before)}**{escape_md(item.sentence)}**{escape_md(after)}")
+
+
+def show_claims(answer: Answer, *, key: str) -> None:
+    """Unsupported sentences in plain sight with why; every sentence's verdict and the model's own text on request."""
+    if answer.unsupported_sentences:
+        with st.expander(t("qa.unsupported", n=len(answer.unsupported_sentences)), expanded=True):
+            for claim in answer.claims:
+                if claim.status == "unsupported":
+                    st.markdown(f"⚠ {escape_md(claim.sentence)}")
+                    st.caption(escape_md(claim.reason))
+    if answer.model_answer:
+        with st.expander(t("qa.model_answer")):
+            st.text(answer.model_answer)
+    if answer.claims and st.toggle(t("qa.claims_title"), key=f"{key}_claims"):
+        st.dataframe(
+            [
+                {t("qa.claims_title"): c.sentence, "": t(f"qa.claim_{c.status}"), "[n]": " ".join(map(str, c.cited))}
+                for c in answer.claims
+            ],
+            hide_index=True,
+        )
 
 
 def show_report(report: IndexReport) -> None:

@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from rag.answering import answer_question, build_context, build_messages, finish_answer, has_basis, stream_answer
+from rag.answering import AnswerDraft, answer_question, build_context, build_messages, has_basis
 from rag.context_window import estimate_tokens
 from rag.errors import LLMUnavailableError
 from rag.records import Chunk, Hit, StageScores
@@ -97,9 +97,9 @@ def test_real_search_finds_no_basis_for_a_question_the_documents_never_touch(tmp
     service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=e5_embedder)
     service.index_paths([docs])
     for on_topic in ("How many days a week can I work from home?", "セール品は返品できますか？"):
-        assert service.has_basis(service.search(on_topic)), on_topic
+        assert service.prepare_answer(on_topic).basis, on_topic
     for off_topic in ("Who painted the Mona Lisa?", "富士山の高さは何メートルですか？"):
-        assert not service.has_basis(service.search(off_topic)), off_topic
+        assert not service.prepare_answer(off_topic).basis, off_topic
 
 
 def test_answer_cites_verbatim_quotes_and_drops_nonexistent_passages() -> None:
@@ -112,10 +112,9 @@ def test_answer_cites_verbatim_quotes_and_drops_nonexistent_passages() -> None:
     answer = answer_question(llm, "How many days can I work remotely?", HITS, SETTINGS)
     assert [c.n for c in answer.citations] == [1, 2]
     assert "[7]" not in answer.answer and "[7]" in answer.message
-    assert answer.citations[0].quote == (  # [1] backs two answer sentences: both chunk sentences are quoted
-        "Employees may work remotely up to three days per week. Remote work requires manager approval."
-    )
+    assert answer.citations[0].quote == "Employees may work remotely up to three days per week."  # the supporting one
     assert answer.citations[1].quote == "Lost devices must be reported to IT within 24 hours."
+    assert [c.status for c in answer.claims] == ["verified"] * 3
     assert answer.followups == ("Is home office equipment reimbursed?", "How must laptops be protected?")
     assert "FOLLOWUPS" not in answer.answer
     assert answer.unsupported_sentences == ()
@@ -129,15 +128,20 @@ def test_paraphrased_quote_is_never_shown_as_verbatim() -> None:
     assert_verbatim(answer, HITS)
 
 
-def test_streamed_answer_hides_followups_and_finish_recovers_them() -> None:
+def test_evidence_is_ready_before_the_model_is_asked_and_the_stream_hides_followups() -> None:
     reply = "Remote work requires manager approval [1].\n**FOLLOWUPS:**\n- How many days are allowed?\n- Who approves?"
     llm = ScriptedLLM([reply], piece_chars=3)
-    passages = build_context("Who approves remote work?", HITS, SETTINGS)
-    text = "".join(stream_answer(llm, "Who approves remote work?", passages))
+    draft = AnswerDraft(llm, "Who approves remote work?", HITS, SETTINGS)
+    assert llm.calls == []  # evidence first: nothing asked of the model yet
+    assert [e.source for e in draft.evidence] == ["remote.pdf", "security.pdf", "返品.pdf"]
+    assert draft.evidence[0].sentence == "Remote work requires manager approval."
+    text = "".join(draft.stream())
     assert text.strip() == "Remote work requires manager approval [1]."
-    answer = finish_answer("Who approves remote work?", passages, text, llm.name)
+    answer = draft.finish()
+    assert len(llm.calls) == 1  # finishing reuses the streamed reply
     assert answer.followups == ("How many days are allowed?", "Who approves?")
     assert answer.citations[0].quote == "Remote work requires manager approval."
+    assert answer.evidence == draft.evidence
 
 
 def test_followup_questions_written_without_the_marker_leave_the_answer_with_their_stray_markers() -> None:
@@ -167,30 +171,32 @@ def test_llm_down_gives_top_passages_as_citations_and_says_how_to_fix() -> None:
     assert_verbatim(answer, HITS)
 
 
-def test_llm_down_while_streaming_is_reported_by_finish_answer() -> None:
+def test_llm_down_while_streaming_is_reported_by_finish() -> None:
     down = LLMUnavailableError("Model qwen2.5:7b-instruct is missing; run `ollama pull qwen2.5:7b-instruct`.")
-    llm = ScriptedLLM([down])
-    passages = build_context("返品の期限は？", HITS, SETTINGS)
-    text = "".join(stream_answer(llm, "返品の期限は？", passages))
-    answer = finish_answer("返品の期限は？", passages, text, llm.name)
+    draft = AnswerDraft(ScriptedLLM([down]), "返品の期限は？", HITS, SETTINGS)
+    text = "".join(draft.stream())
+    answer = draft.finish()
     assert text == ""
-    assert "ollama pull" in answer.message and "失敗" in answer.message
+    assert "ollama pull" in answer.message and "失敗" in answer.message and "ollama pull" in answer.llm_error
     assert len(answer.citations) == 3
 
 
-def test_answer_without_any_valid_citation_is_flagged_as_unsupported() -> None:
+def test_an_answer_no_passage_supports_is_replaced_by_the_evidence() -> None:
     llm = ScriptedLLM(["You can work remotely whenever you like. No approval is needed [9]."])
     answer = answer_question(llm, "Can I work remotely?", HITS, SETTINGS)
-    assert answer.citations == ()
+    assert answer.model_answer == "You can work remotely whenever you like. No approval is needed."  # [9] dropped
     assert answer.unsupported_sentences == ("You can work remotely whenever you like.", "No approval is needed.")
-    assert "cites no passage" in answer.message
+    assert answer.answer.splitlines()[0] == "Employees may work remotely up to three days per week. [1]"
+    assert "not supported" in answer.message
+    assert_verbatim(answer, HITS)
 
 
 def test_sentence_that_its_passage_does_not_support_is_listed() -> None:
     llm = ScriptedLLM(["Remote work requires manager approval [1]. Staff also receive free gym memberships [1]."])
     answer = answer_question(llm, "What are the remote work rules?", HITS, SETTINGS)
     assert answer.unsupported_sentences == ("Staff also receive free gym memberships.",)
-    assert "1 sentence" in answer.message
+    assert answer.answer == "Remote work requires manager approval [1]. Staff also receive free gym memberships."
+    assert "1 sentence" in answer.message and not answer.model_answer
 
 
 def test_extractive_backend_answers_with_quoted_sentences_and_no_llm_call() -> None:
@@ -201,8 +207,7 @@ def test_extractive_backend_answers_with_quoted_sentences_and_no_llm_call() -> N
     assert answer.citations[0].quote == "返品の際はレシートが必要です。"
     assert answer.answer.splitlines()[0] == "返品の際はレシートが必要です。 [1]"
     assert_verbatim(answer, HITS)
-    streamed = "".join(stream_answer(llm, "返品にはレシートが必要ですか？", build_context("q", [HITS[2]], SETTINGS)))
-    assert "[1]" in streamed and llm.calls == []
+    assert list(AnswerDraft(llm, "返品にはレシートが必要ですか？", [HITS[2]], SETTINGS).stream()) == []
 
 
 def test_context_keeps_to_the_budget_and_adds_neighbours_to_short_chunks() -> None:
@@ -271,7 +276,7 @@ def test_an_answer_the_model_left_uncited_gets_the_passage_that_holds_it(questio
     assert [c.n for c in answer.citations] == [cited]
     assert_verbatim(answer, HITS)
     assert answer.unsupported_sentences == ()
-    assert "matches the answer" in answer.message or "一致する資料" in answer.message
+    assert "support them were attached" in answer.message or "裏付ける資料を出典として付けました" in answer.message
 
 
 def test_attributed_marker_never_lands_inside_brackets_or_quotes() -> None:
@@ -289,9 +294,11 @@ def test_a_placeholder_marker_copied_from_the_prompt_is_removed() -> None:
     assert [c.n for c in answer.citations] == [3]
 
 
-def test_an_uncited_answer_no_passage_holds_stays_uncited() -> None:
+def test_an_uncited_answer_no_passage_holds_is_never_shown_as_the_answer() -> None:
     answer = answer_question(
         ScriptedLLM(["The office closes at 18:00 on Fridays."]), "When does it close?", HITS, SETTINGS
     )
-    assert answer.citations == () and "cites no passage" in answer.message
+    assert answer.model_answer == "The office closes at 18:00 on Fridays."
     assert answer.unsupported_sentences == ("The office closes at 18:00 on Fridays.",)
+    assert "18:00" not in answer.answer  # the evidence is shown instead
+    assert answer.claims[0].reason.startswith("not in the cited text") or "words" in answer.claims[0].reason

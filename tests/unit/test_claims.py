@@ -1,0 +1,169 @@
+"""Claim checks on real passages: the failure kinds seen on real documents each caught, paraphrases still pass.
+
+The passages are read from ``../shared/realdocs/docs`` with the product's own parser and chunker, so each test
+checks a claim against exactly the text the index would hold.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from rag.answer_check import check_answer
+from rag.chunking import chunk_document
+from rag.citations import Passage
+from rag.claims import check_claim, facts_of, is_negated
+from rag.parsing import parse_file
+from rag.records import Chunk
+from rag.settings import Settings
+
+REALDOCS = Path(__file__).resolve().parents[2].parent / "shared" / "realdocs" / "docs"
+needs_realdocs = pytest.mark.skipif(not REALDOCS.is_dir(), reason="../shared/realdocs is not beside the checkout")
+
+
+@cache
+def chunks_of(name: str) -> tuple[Chunk, ...]:
+    doc = parse_file(REALDOCS / name, Settings())
+    return tuple(chunk_document(doc, source=name, rel_path=name, doc_type="general", settings=Settings()))
+
+
+def chunk_with(name: str, *needles: str) -> Chunk:
+    """The chunk of a real document whose text holds every needle."""
+    for chunk in chunks_of(name):
+        if all(needle in chunk.text for needle in needles):
+            return chunk
+    raise AssertionError(f"no chunk of {name} holds {needles}")
+
+
+@needs_realdocs
+def test_a_flipped_polarity_is_caught_even_when_the_words_match() -> None:
+    """The FAQ says placing an OSS device in a rented shop corner is NOT distribution (配布にはなりません)."""
+    passage = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "小売店の場所を借りる", "配布にはなりません").text
+    wrong = check_claim("小売店の場所を借りて機器を設置して使用するだけでも、OSSの配布したことになります。", passage)
+    assert not wrong.supported and wrong.polarity_conflict
+    assert "配布にはなりません" in wrong.evidence  # compared with the sentence it restates, not the whole passage
+    right = check_claim("小売店の場所を借りて設置し使用するだけなら、OSSの配布にはなりません。", passage)
+    assert right.supported, right.reason
+
+
+@needs_realdocs
+def test_an_invented_amount_is_caught_and_the_real_one_passes_in_other_notations() -> None:
+    """The bill gives FEMA Federal Assistance $390,000,000, not $10,000,000."""
+    passage = chunk_with("en_us_bill_hr815_2024.pdf", "$390,000,000", "Federal Assistance").text
+    invented = check_claim(
+        "The bill provides $10,000,000 for Federal Emergency Management Agency Federal Assistance.", passage
+    )
+    assert not invented.supported
+    assert [f.text for f in invented.missing] == ["$10,000,000"]
+    for written in ("$390,000,000", "$390 million", "390 million dollars", "3億9000万ドル"):
+        claim = f"The bill provides {written} for Federal Emergency Management Agency Federal Assistance."
+        assert check_claim(claim, passage).supported, written
+
+
+@needs_realdocs
+def test_an_entity_the_passage_never_names_is_caught() -> None:
+    """ "$38 million for NASA": the bill's FEMA paragraph names no NASA (and no $38 million)."""
+    passage = chunk_with("en_us_bill_hr815_2024.pdf", "$390,000,000", "Federal Assistance").text
+    claim = check_claim("The bill appropriates $390,000,000 for NASA Federal Assistance.", passage)
+    assert not claim.supported and [f.text for f in claim.missing] == ["NASA"]
+
+
+@needs_realdocs
+def test_a_wrong_count_is_caught_in_japanese() -> None:
+    """The line-composition rules define twelve character classes (cl-i to cl-xii), not 2."""
+    passage = chunk_with("ja_w3c_jlreq_line_composition.html", "12 個とする").text
+    assert not check_claim("新しい文字クラスはcl-iからの2つです。", passage).supported
+    assert check_claim("新しい文字クラスは12個とする。", passage).supported
+    assert check_claim("新しい文字クラスは十二個とする。", passage).supported
+
+
+@needs_realdocs
+def test_a_wrong_version_is_caught() -> None:
+    """The spec commentary refers to the official Japanese translation of version 1.2, not 1.3.1."""
+    passage = chunk_with("ja_openchain_spec_kaisetsu.pdf", "バージョン1.2").text
+    assert not check_claim("日本語訳はバージョン1.3.1の公式日本語訳を参考にしている。", passage).supported
+    assert check_claim("日本語訳はバージョン1.2の公式日本語訳を参考にしている。", passage).supported
+
+
+def test_a_number_must_sit_in_the_row_its_claim_is_about_and_header_rows_are_never_quoted() -> None:
+    table = "| item | price_eur | qty |\n| --- | --- | --- |\n| sensor | 120 | 240 |\n| gateway | 900 | 3 |"
+    row = check_claim("240 sensors are delivered.", table)
+    assert row.supported and row.evidence == "| sensor | 120 | 240 |"
+    assert not check_claim("The gateway costs 120 euros.", table).supported  # 120 is the sensor's price
+
+
+def test_an_invented_duration_is_caught_and_units_must_agree() -> None:
+    passage = "The session times out after 30 seconds of inactivity."
+    assert not check_claim("The session times out after 10 seconds of inactivity.", passage).supported
+    assert not check_claim("The session times out after 30 minutes of inactivity.", passage).supported
+    assert check_claim("After 30 seconds without activity the session times out.", passage).supported
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value"),
+    [
+        ("１２０万円", "number", "1200000 jpy"),
+        ("1.2 billion", "number", "1200000000"),
+        ("令和6年", "date", "2024 year"),
+        ("午前3時", "time", "3:00"),
+        ("03:00", "time", "3:00"),
+        ("v2.4.1", "version", "2.4.1"),
+        ("TEEC_OpenSession", "identifier", "TEEC_OpenSession"),
+        ("\\kanjiskip", "identifier", "\\kanjiskip"),
+        ("45 %", "number", "45 %"),
+    ],
+)
+def test_facts_are_read_in_every_notation(text: str, kind: str, value: str) -> None:
+    assert [(f.kind, f.value) for f in facts_of(text)] == [(kind, value)]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "negated"),
+    [
+        ("配布にはなりません。", True),
+        ("ソースコードを開示しなければなりません。", False),  # an obligation, not a denial
+        ("いいえ、配布にはなりません。", True),  # the answer particle is not a second negation
+        ("セール品は返品の対象外です。", True),
+        ("You cannot redistribute it.", True),
+        ("No, it is not required.", True),
+        ("It is not only fast but small.", False),
+    ],
+)
+def test_polarity(sentence: str, negated: bool) -> None:
+    assert is_negated(sentence) is negated
+
+
+def passage(n: int, text: str, source: str) -> Passage:
+    return Passage(n, Chunk(chunk_id=f"c{n}", text=text, source=source, page=1), text)
+
+
+def test_a_sentence_citing_the_wrong_passage_moves_to_the_one_that_supports_it() -> None:
+    """ "How many sensors will Kestrel Systems deliver?" cited a CSV header instead of the note that says 240."""
+    csv = passage(1, "| item | price_eur |\n| --- | --- |\n| sensor | 120 |", "prices.csv")
+    note = passage(
+        2, "Kestrel Systems will deliver 240 sensors by the end of June. Installation follows in July.", "note.md"
+    )
+    checked = check_answer("Kestrel Systems will deliver 240 sensors [1].", "How many sensors?", [csv, note])
+    assert checked.text == "Kestrel Systems will deliver 240 sensors [2]."
+    assert [c.status for c in checked.claims] == ["reattributed"]
+    assert [(c.n, c.quote) for c in checked.citations] == [
+        (2, "Kestrel Systems will deliver 240 sensors by the end of June.")
+    ]
+
+
+@needs_realdocs
+def test_an_answer_whose_main_claim_flips_the_documents_polarity_is_replaced_by_the_evidence() -> None:
+    from rag.answering import answer_question
+    from rag.records import Hit
+    from tests.scripted_llm import ScriptedLLM
+
+    chunk = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "小売店の場所を借りる", "配布にはなりません")
+    reply = "小売店の場所を借りて機器を設置し使用する場合、OSSの配布したことになります[1]。"
+    question = "店舗の一角を借りてOSS入りの機器を置くと配布になりますか？"
+    answer = answer_question(ScriptedLLM([reply]), question, [Hit(chunk, 1.0)], Settings())
+    assert answer.model_answer == reply
+    assert "配布したことになります" not in answer.answer
+    assert "配布にはなりません" in answer.answer and answer.citations[0].quote in chunk.text
+    assert "the opposite" in answer.claims[0].reason
