@@ -160,7 +160,10 @@ _MONTH_NAME = re.compile(r"\b(" + "|".join(m.capitalize() for m in _MONTHS if m 
 _ERAS = {"令和": 2018, "平成": 1988, "昭和": 1925, "大正": 1911, "明治": 1867}
 _ERA_YEAR = re.compile(r"(令和|平成|昭和|大正|明治)\s?(元|\d{1,2})\s?年")
 _ISO_DATE = re.compile(r"(?<![\d.])(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?(?![\d.])")
-_TIME = re.compile(r"(?<![\d:.])(\d{1,2}):(\d{2})(?::\d{2})?(?![\d:])|(?<!\d)(\d{1,2})\s?時(?!間)(?:\s?(\d{1,2})\s?分)?")
+_TIME = re.compile(
+    r"(?<![\d:.])(\d{1,2}):(\d{2})(?::\d{2})?(?![\d:])"
+    r"|(?<!\d)(\d{1,2})\s?時(?!間)(?:\s?(\d{1,2})\s?分)?"
+)
 _VERSION = re.compile(
     r"(?:\b(?:version|ver\.?|v)\s?|バージョン\s?)(\d+(?:\.\d+)+)|(?<![\d.])(\d+\.\d+\.\d+(?:\.\d+)*)(?![\d.])",
     re.IGNORECASE,
@@ -369,7 +372,7 @@ def negation_count(sentence: str) -> int:
 
 
 def is_negated(sentence: str) -> bool:
-    """Whether ``sentence`` denies what it is about (an odd number of negations; "いいえ、" and "No," are not counted)."""
+    """Whether ``sentence`` denies what it is about (an odd number of negations; "いいえ、", "No," not counted)."""
     return negation_count(sentence) % 2 == 1
 
 
