@@ -123,16 +123,19 @@ def main() -> None:
     backend = build_backend(args.backend, settings) if args.backend else select_backend(settings)
     started = time.perf_counter()
     catalog = FileCatalog([DOCS / name for name in args.docs], settings)
-    print(f"chunked {len(args.docs)} documents in {time.perf_counter() - started:.1f} s; LLM: {backend.name}",
-          file=sys.stderr)
+    print(
+        f"chunked {len(args.docs)} documents in {time.perf_counter() - started:.1f} s; LLM: {backend.name}",
+        file=sys.stderr,
+    )
 
     rows: list[dict] = []
     quizzes: list[dict] = []
     for name, level in itertools.product(args.docs, args.levels):
         started = time.perf_counter()
         try:
-            quiz = generate_quiz(backend, catalog, name, count=args.count, level=level, settings=settings,
-                                 seed=args.seed)
+            quiz = generate_quiz(
+                backend, catalog, name, count=args.count, level=level, settings=settings, seed=args.seed
+            )
         except QuizShortfallError as err:
             quizzes.append({"source": name, "level": level, "error": str(err)})
             print(f"{name} {level}: {err}", file=sys.stderr)
@@ -140,8 +143,15 @@ def main() -> None:
         seconds = time.perf_counter() - started
         judged = judge(quiz)
         rows += [{"source": name, **row} for row in judged]
-        quizzes.append({"source": name, "level": level, "seconds": round(seconds, 1), "items": len(quiz.items),
-                        "duplicates": duplicates(quiz)})
+        quizzes.append(
+            {
+                "source": name,
+                "level": level,
+                "seconds": round(seconds, 1),
+                "items": len(quiz.items),
+                "duplicates": duplicates(quiz),
+            }
+        )
         print(f"{name} {level}: {len(quiz.items)} items in {seconds:.1f} s", file=sys.stderr)
 
     made = [q for q in quizzes if "seconds" in q]

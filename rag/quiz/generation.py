@@ -18,15 +18,15 @@ import math
 import random
 import re
 import uuid
-from dataclasses import replace
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from rag.claims import facts_of
 from rag.context_window import estimate_tokens
 from rag.errors import LLMOutputError, QuizError
-from rag.claims import facts_of
 from rag.faithfulness import content_tokens, normalize, split_sentences
 from rag.llm.base import LLMBackend, Message
 from rag.prompts import Language, detect_language
@@ -65,13 +65,67 @@ _LEVEL_STYLE = {
 }
 # what makes a sentence fit a level's question (lower-case; English cues padded to whole words)
 LEVEL_CUES: dict[str, tuple[str, ...]] = {
-    "beginner": ("とは", "という", "を指す", "を意味", "目的", "定義", " is a ", " are ", " means ", " refers to ",
-                 "defined as", "purpose"),
-    "intermediate": ("場合", "とき", "手順", "まず", "次に", "必要", "しなければ", "ください", "以内", " if ", " when ",
-                     " must ", " should ", " before ", " after ", " step", " then ", " required ", " within "),
-    "advanced": ("ただし", "除", "例外", "限り", "以上", "以下", "未満", "まで", "最大", "禁止", "できない", "ません",
-                 " unless ", " except", " only ", " at least ", " at most ", " no more than ", " up to ", " limit",
-                 " not ", " prohibited ", " maximum ", " never "),
+    "beginner": (
+        "とは",
+        "という",
+        "を指す",
+        "を意味",
+        "目的",
+        "定義",
+        " is a ",
+        " are ",
+        " means ",
+        " refers to ",
+        "defined as",
+        "purpose",
+    ),
+    "intermediate": (
+        "場合",
+        "とき",
+        "手順",
+        "まず",
+        "次に",
+        "必要",
+        "しなければ",
+        "ください",
+        "以内",
+        " if ",
+        " when ",
+        " must ",
+        " should ",
+        " before ",
+        " after ",
+        " step",
+        " then ",
+        " required ",
+        " within ",
+    ),
+    "advanced": (
+        "ただし",
+        "除",
+        "例外",
+        "限り",
+        "以上",
+        "以下",
+        "未満",
+        "まで",
+        "最大",
+        "禁止",
+        "できない",
+        "ません",
+        " unless ",
+        " except",
+        " only ",
+        " at least ",
+        " at most ",
+        " no more than ",
+        " up to ",
+        " limit",
+        " not ",
+        " prohibited ",
+        " maximum ",
+        " never ",
+    ),
 }
 _EXPLANATIONS: dict[str, dict[str, str]] = {
     "ja": {

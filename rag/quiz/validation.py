@@ -14,7 +14,7 @@ import difflib
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -144,11 +144,14 @@ def validate_generated(raw: Any, passages: Sequence[Focus], document: Sequence[C
     reason = "true_not_supported" if item.answer_bool else "false_supported" if stated else "false_not_verifiable"
     for chunk, quotes in options:
         evidence = " ".join(quotes)
+        candidate = Candidate(
+            statement, item.answer_bool, item.explanation.strip(), chunk, quotes[0], " ".join(quotes[1:])
+        )
         if item.answer_bool and (stated or supports(statement, evidence)):
-            return Candidate(statement, True, item.explanation.strip(), chunk, *quotes)
+            return candidate
         change = None if item.answer_bool or stated else contradiction(statement, evidence)
         if change is not None:
-            return Candidate(statement, False, item.explanation.strip(), chunk, *quotes, change=change)
+            return replace(candidate, change=change)
         if not item.answer_bool and not stated and support(statement, evidence) < FALSE_MIN_RELEVANCE:
             reason = "false_off_topic"
     return reason

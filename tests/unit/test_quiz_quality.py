@@ -31,20 +31,38 @@ BACKUPS = [
     "Encryption. Backups are encrypted with AES keys that are rotated every 90 days.",
     "Reporting. A weekly report is sent to the Orion Team every Monday.",
 ]
-PARAPHRASES = {  # what a model that restates would write for each focus sentence
-    "Snapshots older than 45 days are pruned automatically at 03:00 local time.":
-        "At 03:00 local time, snapshots past 45 days of age get removed automatically.",
-    "If a restore fails, the operator must open a ticket within 2 hours.":
-        "The operator has 2 hours to open a ticket when a restore fails.",
-    "Each project may keep at most 20 snapshots.": "A project is allowed no more than 20 snapshots.",
-    "Backups are written to the Kestrel Systems vault before they are copied to tape.":
-        "Before copying to tape, backups go to the Kestrel Systems vault.",
-    "Restores are started with restore_snapshot() and listed with list_snapshots().":
-        "You start a restore by calling restore_snapshot() and list them with list_snapshots().",
-    "Backups are encrypted with AES keys that are rotated every 90 days.":
-        "The AES keys that encrypt backups get rotated every 90 days.",
-    "A weekly report is sent to the Orion Team every Monday.": "Every Monday the Orion Team gets a weekly report.",
-}
+PARAPHRASES = dict(  # what a model that restates would write for each focus sentence
+    [
+        (
+            "Snapshots older than 45 days are pruned automatically at 03:00 local time.",
+            "At 03:00 local time, snapshots past 45 days of age get removed automatically.",
+        ),
+        (
+            "If a restore fails, the operator must open a ticket within 2 hours.",
+            "The operator has 2 hours to open a ticket when a restore fails.",
+        ),
+        (
+            "Each project may keep at most 20 snapshots.",
+            "A project is allowed no more than 20 snapshots.",
+        ),
+        (
+            "Backups are written to the Kestrel Systems vault before they are copied to tape.",
+            "Before copying to tape, backups go to the Kestrel Systems vault.",
+        ),
+        (
+            "Restores are started with restore_snapshot() and listed with list_snapshots().",
+            "You start a restore by calling restore_snapshot() and list them with list_snapshots().",
+        ),
+        (
+            "Backups are encrypted with AES keys that are rotated every 90 days.",
+            "The AES keys that encrypt backups get rotated every 90 days.",
+        ),
+        (
+            "A weekly report is sent to the Orion Team every Monday.",
+            "Every Monday the Orion Team gets a weekly report.",
+        ),
+    ]
+)
 
 
 class RestatingLLM(ScriptedLLM):
@@ -55,8 +73,9 @@ class RestatingLLM(ScriptedLLM):
         super().__init__(default="")
         self.restatements = restatements
 
-    def chat(self, messages: Sequence[Message], *, schema: dict[str, Any] | None = None, temperature: float = 0.2
-             ) -> str:
+    def chat(
+        self, messages: Sequence[Message], *, schema: dict[str, Any] | None = None, temperature: float = 0.2
+    ) -> str:
         super().chat(messages, schema=schema, temperature=temperature)
         items = []
         for n, passage in re.findall(r"^\[(\d+)\] (.+)$", messages[-1].content, re.MULTILINE):
@@ -160,22 +179,28 @@ def test_a_restatement_that_loses_a_fact_or_flips_polarity_is_not_a_true_item() 
     wrong["If a restore fails, the operator must open a ticket within 2 hours."] = (
         "If a restore fails, the operator must not open a ticket within 2 hours."
     )
-    quiz = generate_quiz(RestatingLLM(wrong), Catalog({"backups.md": BACKUPS}), "backups.md", count=5,
-                         level="intermediate", seed=3)
+    quiz = generate_quiz(
+        RestatingLLM(wrong), Catalog({"backups.md": BACKUPS}), "backups.md", count=5, level="intermediate", seed=3
+    )
     truths = {item.statement for item in quiz.items if item.answer_bool}
-    assert not truths & {"Snapshots older than 30 days are pruned automatically at 03:00 local time.",
-                         "If a restore fails, the operator must not open a ticket within 2 hours."}
+    assert not truths & {
+        "Snapshots older than 30 days are pruned automatically at 03:00 local time.",
+        "If a restore fails, the operator must not open a ticket within 2 hours.",
+    }
 
 
 def test_advanced_asks_about_limits_and_relates_two_sentences_with_two_citations() -> None:
     chunk = Chunk(chunk_id="c", source="b.md", text=BACKUPS[2])
     focus = focus_sentences([chunk], "advanced", "en")[0]
-    assert focus.sentences == ("Each project may keep at most 20 snapshots.",
-                               "However, archived projects keep only 5 snapshots.")
+    assert focus.sentences == (
+        "Each project may keep at most 20 snapshots.",
+        "However, archived projects keep only 5 snapshots.",
+    )
     relation = {focus.text: "Projects may keep up to 20 snapshots, but archived ones only 5."}
     catalog = Catalog({"backups.md": BACKUPS})
-    quiz = generate_quiz(RestatingLLM({**PARAPHRASES, **relation}), catalog, "backups.md", count=5,
-                         level="advanced", seed=1)
+    quiz = generate_quiz(
+        RestatingLLM({**PARAPHRASES, **relation}), catalog, "backups.md", count=5, level="advanced", seed=1
+    )
     related = [item for item in quiz.items if len(item.citations) == 2]
     assert related and {c.quote for c in related[0].citations} == set(focus.sentences)
 
