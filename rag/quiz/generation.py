@@ -127,6 +127,12 @@ LEVEL_CUES: dict[str, tuple[str, ...]] = {
         " never ",
     ),
 }
+_RESTATE_EXAMPLE = {
+    "en": " Example: the passage 'Receipts must be submitted within 30 days of the purchase.' becomes "
+    "'A purchase gives you 30 days to hand in its receipts.'",
+    "ja": " 例：「領収書は購入から30日以内に提出しなければならない。」は"
+    "「購入後30日以内に領収書を出す必要がある。」と言い換える。",
+}
 _EXPLANATIONS: dict[str, dict[str, str]] = {
     "ja": {
         "true": "正しい。文書には「{quoted}」とあります。",
@@ -320,6 +326,7 @@ def quiz_messages(passages: Sequence[Focus], need: int, level: str, language: La
         "as the passage has it, and add nothing the passage does not say. Each statement is one short declarative "
         "sentence (never a question): at most 60 characters in Japanese or 25 words in English, in "
         f'{lang}. Reply with JSON only: {{"items": [{{"passage": 1, "statement": "..."}}]}}.'
+        + (_RESTATE_EXAMPLE[language] if level != "beginner" else "")
     )
     user = f"Passages:\n{body}\n\nWrite {need} statements, each about a different passage."
     return [Message("system", system), Message("user", user)]
@@ -348,7 +355,13 @@ def focus_sentences(sample: Sequence[Any], level: str, language: Language) -> li
             best = (-10.0, Focus.whole(chunk))
         scored.append((best[0], order, best[1]))
     scored.sort(key=lambda item: (-item[0], item[1]))
-    return [focus for _score, _order, focus in scored]
+    seen: set[str] = set()
+    focuses: list[Focus] = []
+    for _score, _order, focus in scored:  # chunks overlap: one sentence is one focus
+        if (key := normalize(focus.text)) not in seen:
+            seen.add(key)
+            focuses.append(focus)
+    return focuses
 
 
 def _usable(sentence: str, language: Language) -> str:
