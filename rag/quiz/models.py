@@ -60,13 +60,15 @@ class Quiz(BaseModel):
 
 
 class GeneratedItem(BaseModel):
-    """One statement as the LLM writes it and the passage it rests on (the verbatim quote is located in code)."""
+    """One statement as the LLM writes it about a numbered passage (the verbatim quote is located in code)."""
 
-    statement: str = Field(description="A declarative statement (not a question) about the passage.")
-    type: Literal["true_false"] = "true_false"
-    answer_bool: StrictBool = Field(description="true if the passage states it, false if the passage contradicts it.")
-    explanation: str = Field(default="", description="Optional: why, in one short sentence.")
     passage: int = Field(description="The number of the passage the statement is about.")
+    statement: str = Field(description="A declarative statement (not a question) about the passage.")
+    answer_bool: StrictBool = Field(
+        default=True, description="true if the passage states it, false if the passage contradicts it."
+    )
+    type: Literal["true_false"] = "true_false"
+    explanation: str = Field(default="", description="Optional: why, in one short sentence.")
     quote: str = Field(
         default="", description="Optional: the passage sentence it rests on (found in code when left out)."
     )

@@ -1,27 +1,42 @@
-"""False statements made on purpose: a supported statement with one controlled change.
+"""False statements made on purpose: a supported statement with exactly one fact changed, still well-formed.
 
-Small models write mostly TRUE statements, so false items are not left to them. A true statement becomes false
-by changing a number or date, flipping its negation (する→しない, is→is not, can→cannot), swapping an antonym
-(増加→減少, higher→lower), or swapping an entity for another from the same document. A change counts only when
-the changed words (with a few characters around them) appear nowhere in the document, so the new statement is
-not something the document also says.
+Small models write mostly TRUE statements, so false items are not left to them. A true statement becomes false by
+changing one of its facts (``rag.claims.facts_of``) within its kind: a time moves by whole hours (03:00 → 05:00),
+a date or era by a year or a month (令和6年 → 令和4年), a version by one step (1.2 → 1.3), a number by a factor
+that keeps its unit and grouping (45 days → 90 days, 30 % → 60 %), and a name or API identifier is swapped for
+another of the same kind from the same document. Without a fact to change, the statement's polarity flips
+(できる → できない, must → must not) or a comparison turns round (以上 → 未満, before → after). A change counts only
+when the new words (with a few characters around them) appear nowhere in the document and the result is
+well-formed (``rag.quiz.wellformed``), so the new statement is neither something the document also says nor
+false on its face.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
-from rag.faithfulness import content_tokens, normalize
+from rag.claims import Fact, facts_of
+from rag.faithfulness import normalize
+from rag.quiz.wellformed import ERA_LAST_YEAR, is_well_formed
 
-Kind = Literal["number", "negation", "antonym", "entity"]
+Kind = Literal["number", "date", "time", "version", "identifier", "name", "polarity", "comparison"]
 WINDOW = 4
+KIND_LABELS: dict[str, tuple[str, str]] = {  # (English, Japanese) name of what was changed
+    "number": ("the number", "数値"),
+    "date": ("the date", "日付"),
+    "time": ("the time", "時刻"),
+    "version": ("the version", "バージョン"),
+    "identifier": ("the identifier", "識別子"),
+    "name": ("the name", "名称"),
+    "polarity": ("the negation", "肯定・否定"),
+    "comparison": ("the comparison", "比較"),
+}
 
-_NUMBER = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|(?<![\d.,])\d+(?:\.\d+)?(?![\d.,]?\d)")
 _JA_ENDINGS: tuple[tuple[str, str], ...] = (
     ("できません", "できます"),
     ("ではありません", "です"),
@@ -83,36 +98,43 @@ _EN_FLIPS: tuple[tuple[str, str], ...] = (
     (r"\bwas\b", "was not"),
     (r"\bwere\b", "were not"),
 )
-ANTONYMS: tuple[tuple[str, str], ...] = (
+COMPARISONS: tuple[tuple[str, str], ...] = (
+    ("以上", "未満"),
+    ("以下", "超"),
+    ("以前", "以降"),
+    ("より前", "より後"),
     ("増加", "減少"),
     ("上昇", "低下"),
     ("高い", "低い"),
     ("多い", "少ない"),
     ("大きい", "小さい"),
     ("長い", "短い"),
-    ("以上", "未満"),
+    ("最大", "最小"),
+    ("最初", "最後"),
     ("必須", "任意"),
     ("許可", "禁止"),
     ("有効", "無効"),
-    ("最大", "最小"),
-    ("最初", "最後"),
+    ("at least", "less than"),
+    ("at most", "more than"),
+    ("before", "after"),
     ("increase", "decrease"),
     ("higher", "lower"),
-    ("more", "less"),
     ("larger", "smaller"),
-    ("positive", "negative"),
-    ("before", "after"),
     ("maximum", "minimum"),
+    ("earlier", "later"),
     ("required", "optional"),
     ("allowed", "prohibited"),
     ("always", "never"),
-    ("enhance", "inhibit"),
-    ("activate", "suppress"),
     ("first", "last"),
 )
-_KATAKANA_TERM = re.compile(r"[ァ-ヺー]{3,}")
-_LATIN_TERM = re.compile(r"\b(?:[A-Z][a-z]+[A-Z]?[A-Za-z]*|[A-Z][A-Z0-9-]{1,})\b")
-_KANJI_TERM = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{2,4}(?![\u4e00-\u9fff])")
+_DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_CLOCK_HOUR = re.compile(r"(\d{1,2})(?=:\d{2}|時)")
+_ERA_YEAR = re.compile(r"(明治|大正|昭和|平成|令和)(\d+|元)年")
+_YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
+_MONTH = re.compile(r"(?<!\d)(\d{1,2})(?=月)")
+_PERCENT = re.compile(r"%|％|パーセント|percent", re.IGNORECASE)
+
+Change = tuple[Kind, int, str, str]  # kind, start in the statement, original text, replacement
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,108 +148,159 @@ class Perturbation:
 
 
 def perturb(statement: str, document: Sequence[str], rng: random.Random) -> Perturbation | None:
-    """A false variant of a supported ``statement``, or None when no safe change is found.
+    """A false, well-formed variant of a supported ``statement``, or None when no safe change is found.
 
     Args:
         statement: a statement the document supports.
-        document: the texts of the document's chunks (the change must appear in none of them).
+        document: the texts of the document's chunks (the change must appear in none of them; names and
+            identifiers to swap in come from them).
         rng: randomness for which change to try first.
 
     Returns:
-        The perturbation, checked so that its changed words are not stated anywhere in the document.
+        The perturbation: one fact, the polarity or one comparison changed, never stated in the document.
     """
     corpus = [normalize(text) for text in document]
-    makers: list[Callable[[str, Sequence[str], random.Random], list[tuple[Kind, int, str, str]]]] = [
-        _numbers,
-        _negations,
-        _antonyms,
-        _entities,
-    ]
+    makers: list[Callable[[str, Sequence[str], random.Random], list[Change]]] = [_fact_changes, _comparisons]
     rng.shuffle(makers)
-    makers.sort(key=lambda maker: maker is _entities)  # entity swaps are the least certain: last resort
+    makers.append(_polarity)  # a flipped ending is the plainest change: the last resort
     for maker in makers:
         for kind, start, original, replacement in maker(statement, corpus, rng):
             changed = statement[:start] + replacement + statement[start + len(original) :]
-            window = changed[max(0, start - WINDOW) : start + len(replacement) + WINDOW]
-            if not any(normalize(window) in text or normalize(changed) in text for text in corpus):
+            window = normalize(changed[max(0, start - WINDOW) : start + len(replacement) + WINDOW])
+            if not is_well_formed(changed, statement):
+                continue
+            if not any(window in text or normalize(changed) in text for text in corpus):
                 return Perturbation(changed, kind, original, replacement)
     return None
 
 
-def is_negated(text: str) -> bool:
-    """Whether the text's predicate is negative (Japanese ない/ません/ず, English not/never/no)."""
-    core = text.rstrip("。.!！ ")
-    if re.search(r"(ない|ません|ず|なかった|ませんでした)$", core):
-        return True
-    return bool(re.search(r"\b(not|never|cannot|no)\b|n't\b", text, re.IGNORECASE))
+def changed_value(fact: Fact, rng: random.Random) -> str | None:
+    """``fact.text`` with its value changed within its kind (None for names and identifiers, which are swapped).
+
+    Args:
+        fact: a time, date, version or number as written in a statement.
+        rng: randomness for the size and direction of the change.
+
+    Returns:
+        The new text, or None when the fact has nothing this function can change.
+    """
+    text = fact.text
+    if fact.kind == "time":
+        return _sub_first(_CLOCK_HOUR, text, lambda h: _shift_hour(h, rng))
+    if fact.kind == "date":
+        if _ERA_YEAR.search(text):
+            return _ERA_YEAR.sub(lambda m: _shift_era(m, rng), text, count=1)
+        if _YEAR.search(text):
+            return _sub_first(_YEAR, text, lambda y: str(int(y) + rng.choice((-3, -2, -1, 1, 2, 3))))
+        return _sub_first(_MONTH, text, lambda m: str((int(m) - 1 + rng.choice((1, 2, 3))) % 12 + 1))
+    if fact.kind == "version":
+        head, _, last = text.rpartition(".")
+        digits = re.match(r"\d+", last)
+        if not head or not digits:
+            return None
+        step = int(digits.group()) + (rng.choice((-1, 1)) if int(digits.group()) > 0 else 1)
+        return f"{head}.{step}{last[digits.end() :]}"
+    if fact.kind == "number":
+        return _sub_first(_DIGITS, text, lambda n: _changed_number(n, bool(_PERCENT.search(text)), rng))
+    return None
 
 
-def numbers_in(text: str) -> set[str]:
-    """The numbers in ``text`` (commas removed), for checking that a statement's numbers are in its source."""
-    return {m.group().replace(",", "") for m in _NUMBER.finditer(normalize(text))}
-
-
-def _numbers(statement: str, corpus: Sequence[str], rng: random.Random) -> list[tuple[Kind, int, str, str]]:
-    options: list[tuple[Kind, int, str, str]] = []
-    for match in _NUMBER.finditer(statement):
-        raw = match.group()
-        value = float(raw.replace(",", ""))
-        decimals = len(raw.split(".")[1]) if "." in raw else 0
-        if decimals:
-            new = value * rng.choice((0.5, 1.5, 2.0))
-        elif 1000 <= value <= 2100:  # a year: a nearby year, not 2721 for 1814
-            new = value + (rng.choice((-10, 10)) if value % 10 == 0 else rng.choice((-3, -2, -1, 1, 2, 3)))
-        elif value <= 12:
-            new = value + rng.choice((1, 2)) if value < 3 or rng.random() < 0.5 else value - 1
+def _fact_changes(statement: str, corpus: Sequence[str], rng: random.Random) -> list[Change]:
+    facts = facts_of(statement)
+    pool = _swappable(tuple(corpus)) if any(f.kind in ("name", "identifier") for f in facts) else {}
+    changes: list[Change] = []
+    for fact in facts:
+        start = statement.find(fact.text)
+        if start < 0:
+            continue
+        if fact.kind in ("name", "identifier"):
+            others = list(dict.fromkeys(f.text for f in pool.get(fact.kind, []) if f.value != fact.value))
+            others = [o for o in others if o not in statement]
+            replacement = rng.choice(others) if others else None
         else:
-            new = round(value * rng.choice((0.5, 1.5, 2.0)))
-        text = f"{new:,.{decimals}f}" if "," in raw else f"{new:.{decimals}f}"
-        if text != raw:
-            options.append(("number", match.start(), raw, text))
-    rng.shuffle(options)
-    return options
+            replacement = changed_value(fact, rng)
+        if replacement and replacement != fact.text:
+            changes.append((fact.kind, start, fact.text, replacement))
+    rng.shuffle(changes)
+    return changes
 
 
-def _negations(statement: str, corpus: Sequence[str], rng: random.Random) -> list[tuple[Kind, int, str, str]]:
+@lru_cache(maxsize=4)
+def _swappable(corpus: tuple[str, ...]) -> dict[str, list[Fact]]:
+    """The document's names and identifiers by kind (cached: one quiz perturbs several statements of it)."""
+    pool: dict[str, list[Fact]] = {}
+    for text in corpus:
+        for fact in facts_of(text):
+            if fact.kind in ("name", "identifier"):
+                pool.setdefault(fact.kind, []).append(fact)
+    return pool
+
+
+def _polarity(statement: str, corpus: Sequence[str], rng: random.Random) -> list[Change]:
     core = statement.rstrip("。．.!！ ")
     for ending, flipped in _JA_ENDINGS:
         if core.endswith(ending):
-            return [("negation", len(core) - len(ending), ending, flipped)]
+            return [("polarity", len(core) - len(ending), ending, flipped)]
     for pattern, flipped in _EN_FLIPS:
         match = re.search(pattern, statement)
         if match:
-            return [("negation", match.start(), match.group(), flipped)]
+            return [("polarity", match.start(), match.group(), flipped)]
     return []
 
 
-def _antonyms(statement: str, corpus: Sequence[str], rng: random.Random) -> list[tuple[Kind, int, str, str]]:
-    options: list[tuple[Kind, int, str, str]] = []
-    for a, b in ANTONYMS:
+def _comparisons(statement: str, corpus: Sequence[str], rng: random.Random) -> list[Change]:
+    changes: list[Change] = []
+    for a, b in COMPARISONS:
         for word, other in ((a, b), (b, a)):
-            pattern = re.escape(word) if not word.isascii() else rf"\b{re.escape(word)}"
-            match = re.search(pattern, statement)
+            pattern = rf"\b{re.escape(word)}\b" if word.isascii() else re.escape(word)
+            match = re.search(pattern, statement, re.IGNORECASE if word.isascii() else 0)
             if match:
-                options.append(("antonym", match.start(), word, other))
-    rng.shuffle(options)
-    return options
+                replacement = other.capitalize() if match.group()[0].isupper() else other
+                changes.append(("comparison", match.start(), match.group(), replacement))
+    rng.shuffle(changes)
+    return changes
 
 
-def _entities(statement: str, corpus: Sequence[str], rng: random.Random) -> list[tuple[Kind, int, str, str]]:
-    options: list[tuple[Kind, int, str, str]] = []
-    for pattern in (_KATAKANA_TERM, _LATIN_TERM, _KANJI_TERM):
-        counts = Counter(term for text in corpus for term in pattern.findall(text))
-        for match in pattern.finditer(statement):
-            term = match.group()
-            if match.start() == 0 and pattern is _LATIN_TERM and not term.isupper():
-                continue  # a capitalized first word is usually not a name
-            others = [
-                t
-                for t, _n in counts.most_common(40)
-                if t != term and t not in statement and content_tokens(t)  # never "This" or "The" for a name
-            ]
-            if others:
-                options.append(("entity", match.start(), term, rng.choice(others[:10])))
-        if options:
-            break
-    rng.shuffle(options)
-    return options
+def _sub_first(pattern: re.Pattern[str], text: str, change: Callable[[str], str | None]) -> str | None:
+    match = pattern.search(text)
+    if match is None:
+        return None
+    new = change(match.group(1) if pattern.groups else match.group())
+    if new is None:
+        return None
+    start, end = match.span(1) if pattern.groups else match.span()
+    return text[:start] + new + text[end:]
+
+
+def _shift_hour(hours: str, rng: random.Random) -> str:
+    shifted = (int(hours) + rng.choice((-3, -2, -1, 1, 2, 3, 6))) % 24
+    return str(shifted).zfill(len(hours))
+
+
+def _shift_era(match: re.Match[str], rng: random.Random) -> str:
+    era, year = match.group(1), match.group(2)
+    current = 1 if year == "元" else int(year)
+    options = [y for y in (current - 2, current - 1, current + 1, current + 2) if 1 <= y <= ERA_LAST_YEAR[era]]
+    new = rng.choice(options)
+    return f"{era}{'元' if new == 1 else new}年"
+
+
+def _changed_number(raw: str, percent: bool, rng: random.Random) -> str:
+    """A different number written like ``raw``: same grouping and decimals, a nearby year, a share within 100 %."""
+    grouped = "," in raw
+    plain = raw.replace(",", "")
+    decimals = len(plain.split(".")[1]) if "." in plain else 0
+    value = float(plain)
+    if decimals:
+        new = value * rng.choice((0.5, 1.5, 2.0))
+    elif 1000 <= value <= 2100 and not grouped:  # a year: a nearby year, not 2721 for 1814
+        new = value + (rng.choice((-10, 10)) if value % 10 == 0 else rng.choice((-3, -2, -1, 1, 2, 3)))
+    elif value <= 12:
+        new = value + rng.choice((1, 2)) if value < 3 or rng.random() < 0.5 else value - 1
+    else:
+        new = value * rng.choice((0.5, 1.5, 2.0))
+        zeros = len(plain) - len(plain.rstrip("0"))
+        new = round(new / 10**zeros) * 10**zeros if zeros else round(new)
+        if percent and value <= 100 and new > 100:
+            new = value / 2 if value > 50 else value + 25
+    return f"{new:,.{decimals}f}" if grouped else f"{new:.{decimals}f}"

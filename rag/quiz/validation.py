@@ -1,31 +1,36 @@
 """Checks every quiz candidate must pass, and the reasons a candidate is rejected.
 
-A statement is a statement, not a question; its answer is a boolean; it cites at least one quote that is verbatim
-in a chunk of the source; a TRUE statement is supported by that chunk; a FALSE one shows a checkable contradiction
-(a number the chunk does not have, the opposite negation, an antonym) and is not stated anywhere in the document.
+A statement is a statement, not a question; its answer is a boolean; its times, dates and numbers can exist
+(``rag.quiz.wellformed``); it cites quotes that are verbatim in chunks of the source. A TRUE statement passes the
+claim check answers use (``rag.claims.check_claim``: every number, date, name and the polarity are in the cited
+sentence) and is about that sentence; a FALSE one is contradicted by its cited sentence in exactly one fact (a
+number, date, name... the sentence states differently, the opposite polarity, or a comparison turned round) and
+is stated nowhere in the document. ``is_verbatim`` tells a restatement from a copy.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import ValidationError
 
 from rag.citations import locate_verbatim, verify_quote
-from rag.faithfulness import content_tokens, normalize, support
+from rag.claims import check_claim, facts_of, is_negated
+from rag.faithfulness import content_tokens, normalize, split_sentences, support
 from rag.quiz.models import GeneratedItem
-from rag.quiz.perturbation import ANTONYMS, is_negated, numbers_in
+from rag.quiz.perturbation import COMPARISONS, Kind
+from rag.quiz.wellformed import is_well_formed
 from rag.records import Chunk
 
 MAX_STATEMENT_CHARS = 300
-TRUE_QUOTE_SUPPORT = 0.5
-TRUE_CHUNK_SUPPORT = 0.6
 FALSE_MIN_RELEVANCE = 0.3
 DUPLICATE_SIMILARITY = 0.8
+VERBATIM_SIMILARITY = 0.85
 _SENTENCE_ENDS = (".", "。", "．", "!", "！", "?", "？")
 
 # a sentence cut where its chunk begins: lower-case English, or Japanese opening on a particle or punctuation
@@ -36,14 +41,50 @@ _QUESTION_START = re.compile(r"^(is|are|does|do|did|can|what|which|who|when|wher
 
 
 @dataclass(frozen=True, slots=True)
+class Focus:
+    """The sentences of one chunk a statement is written from: one, or two whose relation it states."""
+
+    chunk: Chunk
+    sentences: tuple[str, ...]
+
+    @classmethod
+    def whole(cls, chunk: Chunk) -> Focus:
+        """Every sentence of ``chunk``."""
+        return cls(chunk, tuple(split_sentences(chunk.text)))
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.sentences)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """The one fact in which a FALSE statement differs from its cited sentence."""
+
+    kind: Kind
+    original: str  # as the document states it
+    replacement: str  # as the statement has it
+
+
+@dataclass(frozen=True, slots=True)
 class Candidate:
-    """A statement that passed validation, with the chunk and verbatim quote it rests on."""
+    """A statement that passed validation, with the chunk and the verbatim quotes it rests on."""
 
     statement: str
     answer_bool: bool
     explanation: str
     chunk: Chunk
     quote: str
+    second_quote: str = ""  # a relation between two sentences cites both
+    change: Change | None = None  # FALSE statements: what the cited sentence states differently
+
+    @property
+    def quotes(self) -> tuple[str, ...]:
+        return (self.quote, self.second_quote) if self.second_quote else (self.quote,)
+
+    @property
+    def evidence(self) -> str:
+        return " ".join(self.quotes)
 
 
 def is_question(statement: str) -> bool:
@@ -64,13 +105,13 @@ def is_heading(statement: str, text: str) -> bool:
     return any(_plain(line) == plain and not line.endswith(_SENTENCE_ENDS) for line in lines if line)
 
 
-def validate_generated(raw: Any, passages: Sequence[Chunk], document: Sequence[Chunk]) -> Candidate | str:
+def validate_generated(raw: Any, passages: Sequence[Focus], document: Sequence[Chunk]) -> Candidate | str:
     """Check one item of an LLM reply.
 
     Args:
         raw: the item as parsed from JSON (a dict, ideally).
-        passages: the chunks shown to the model, numbered from 1.
-        document: every pool chunk of the source (a quote may be found in any of them).
+        passages: the focus sentences shown to the model, numbered from 1.
+        document: every pool chunk of the source (a copied sentence may be found in any of them).
 
     Returns:
         The candidate, or the rejection reason (a short snake_case word).
@@ -91,46 +132,102 @@ def validate_generated(raw: Any, passages: Sequence[Chunk], document: Sequence[C
         return "fragment_not_statement"
     if not 1 <= item.passage <= len(passages):
         return "no_citation"
-    chunk, quote = _verbatim_quote(item.quote or statement, passages[item.passage - 1], document)
-    if quote is None:
-        return "quote_not_verbatim"
-    if is_heading(statement, chunk.text):
+    focus = passages[item.passage - 1]
+    if is_heading(statement, focus.chunk.text):
         return "heading_not_statement"
-    reason = check_truth(statement, item.answer_bool, chunk.text, quote, [c.text for c in document])
-    if reason:
-        return reason
-    return Candidate(statement, item.answer_bool, item.explanation.strip(), chunk, quote)
-
-
-def check_truth(statement: str, answer_bool: bool, chunk_text: str, quote: str, document: Sequence[str]) -> str:
-    """ "" when the statement's truth value checks out against its chunk, else the rejection reason."""
-    stated = any(_plain(statement) in _plain(text) for text in document)
-    if answer_bool:
-        supported = support(statement, quote) >= TRUE_QUOTE_SUPPORT or support(statement, chunk_text) >= (
-            TRUE_CHUNK_SUPPORT
+    options = _evidence_options(item.quote or statement, focus, document)
+    if not options:
+        return "quote_not_verbatim"
+    if not is_well_formed(statement, " ".join(q for _c, quotes in options for q in quotes)):
+        return "malformed_statement"
+    stated = any(_plain(statement) in _plain(c.text) for c in document)
+    reason = "true_not_supported" if item.answer_bool else "false_supported" if stated else "false_not_verifiable"
+    for chunk, quotes in options:
+        evidence = " ".join(quotes)
+        candidate = Candidate(
+            statement, item.answer_bool, item.explanation.strip(), chunk, quotes[0], " ".join(quotes[1:])
         )
-        if stated or (supported and numbers_in(statement) <= numbers_in(chunk_text)):
-            return ""
-        return "true_not_supported"
-    if stated:
-        return "false_supported"
-    if support(statement, chunk_text) < FALSE_MIN_RELEVANCE:
-        return "false_off_topic"
-    return "" if contradicts(statement, quote, chunk_text) else "false_not_verifiable"
+        if item.answer_bool and (stated or supports(statement, evidence)):
+            return candidate
+        change = None if item.answer_bool or stated else contradiction(statement, evidence)
+        if change is not None:
+            return replace(candidate, change=change)
+        if not item.answer_bool and not stated and support(statement, evidence) < FALSE_MIN_RELEVANCE:
+            reason = "false_off_topic"
+    return reason
 
 
-def contradicts(statement: str, quote: str, chunk_text: str) -> bool:
-    """Whether ``statement`` differs from ``quote`` in a checkable way: number, negation or antonym."""
-    if numbers_in(statement) - numbers_in(chunk_text):
-        return True
-    if is_negated(statement) != is_negated(quote):
-        return True
-    low_statement, low_quote = statement.lower(), quote.lower()
-    return any(
-        (a in low_statement and a not in low_quote and b in low_quote)
-        or (b in low_statement and b not in low_quote and a in low_quote)
-        for a, b in ANTONYMS
-    )
+def supports(statement: str, evidence: str) -> bool:
+    """Whether ``evidence`` supports ``statement`` by the claim check answers get (facts, polarity, content words)."""
+    return check_claim(statement, evidence).supported
+
+
+def contradiction(statement: str, evidence: str) -> Change | None:
+    """The one fact in which ``evidence`` contradicts ``statement``; None when it is none, or more than one.
+
+    A fact of the statement missing from the evidence (its counterpart of the same kind named when the evidence
+    has one), the opposite polarity, or a comparison turned round (以上 for 未満, before for after) each count as
+    one difference; the statement must otherwise be about the evidence.
+    """
+    if support(statement, evidence) < FALSE_MIN_RELEVANCE:
+        return None
+    check = check_claim(statement, evidence)
+    swaps = comparison_swaps(statement, evidence)
+    if len(check.missing) + int(check.polarity_conflict) + len(swaps) != 1:
+        return None
+    if swaps:
+        return Change("comparison", *swaps[0])
+    if check.polarity_conflict:
+        words = ("肯定", "否定") if _is_ja(statement) else ("affirmative", "negative")
+        said = words[1] if is_negated(evidence) else words[0]
+        return Change("polarity", said, words[0] if said == words[1] else words[1])
+    fact = check.missing[0]
+    claimed = {f.value for f in facts_of(statement)}
+    counterparts = [f.text for f in facts_of(evidence) if f.kind == fact.kind and f.value not in claimed]
+    return Change(fact.kind, counterparts[0] if len(counterparts) == 1 else "", fact.text)
+
+
+def comparison_swaps(statement: str, evidence: str) -> list[tuple[str, str]]:
+    """(evidence word, statement word) for each comparison the statement turns round (以上 → 未満, before → after)."""
+    low_statement, low_evidence = statement.lower(), evidence.lower()
+    swaps: list[tuple[str, str]] = []
+    for a, b in COMPARISONS:
+        for said, stated in ((a, b), (b, a)):
+            if stated in low_statement and stated not in low_evidence and said in low_evidence:
+                swaps.append((said, stated))
+    return swaps
+
+
+def is_verbatim(statement: str, evidence: str) -> bool:
+    """Whether ``statement`` copies its cited sentence(s) rather than restating them.
+
+    A copy is a statement contained in the evidence, or one whose characters match the evidence's closest span
+    with ``VERBATIM_SIMILARITY`` or more (a changed ending or a dropped clause is still a copy).
+    """
+    plain, cited = _plain(statement), _plain(evidence)
+    if not plain or plain in cited:
+        return bool(plain)
+    matcher = difflib.SequenceMatcher(None, plain, cited, autojunk=False)
+    matched = sum(block.size for block in matcher.get_matching_blocks())
+    return matched / len(plain) >= VERBATIM_SIMILARITY and matched / max(len(cited), 1) >= VERBATIM_SIMILARITY / 2
+
+
+def _evidence_options(quote: str, focus: Focus, document: Sequence[Chunk]) -> list[tuple[Chunk, tuple[str, ...]]]:
+    """Where a statement may rest: the verbatim span a model quote (or a copied statement) names, else each focus
+    sentence, and for a relation both focus sentences together."""
+    for chunk in (focus.chunk, *document):
+        found = locate_verbatim(quote, chunk.text)
+        if found and (chunk is focus.chunk or len(found) >= 8):
+            return [(chunk, (found,))]
+    sentences = [s for s in focus.sentences if locate_verbatim(s, focus.chunk.text)]
+    if not sentences:
+        snapped = verify_quote(quote, focus.chunk.text)
+        return [(focus.chunk, (snapped,))] if snapped else []
+    ranked = sorted(sentences, key=lambda s: -support(quote, s))
+    options: list[tuple[Chunk, tuple[str, ...]]] = [(focus.chunk, (s,)) for s in ranked]
+    if len(sentences) == 2:
+        options.append((focus.chunk, (sentences[0], sentences[1])))
+    return options
 
 
 class Deduplicator:
@@ -168,20 +265,12 @@ def rejection_summary(reasons: Counter[str]) -> str:
     return ", ".join(f"{reason}: {n}" for reason, n in reasons.most_common()) or "none"
 
 
-def _verbatim_quote(quote: str, cited: Chunk, document: Sequence[Chunk]) -> tuple[Chunk, str | None]:
-    """The chunk and verbatim quote: as written in the cited chunk, in another pool chunk, or snapped."""
-    found = locate_verbatim(quote, cited.text)
-    if found:
-        return cited, found
-    for chunk in document:
-        found = locate_verbatim(quote, chunk.text)
-        if found and len(found) >= 8:
-            return chunk, found
-    return cited, verify_quote(quote, cited.text)
-
-
 def _plain(text: str) -> str:
     return re.sub(r"[\s\W_]+", "", normalize(text).lower())
+
+
+def _is_ja(text: str) -> bool:
+    return bool(re.search(r"[\u3040-\u30ff]", text))
 
 
 def _dice(a: set[str], b: set[str]) -> float:
