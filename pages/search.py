@@ -116,17 +116,21 @@ with eval_tab:
         key="search_eval_modes",
         placeholder=t("common.choose"),
     )
-    if st.button(t("search.eval_run"), disabled=not (path.strip() and modes), key="search_eval_run"):
+    answers = st.toggle(t("search.eval_answers"), key="search_eval_answers", help=t("search.eval_answers_help"))
+    if st.button(t("search.eval_run"), disabled=not (path.strip() and (modes or answers)), key="search_eval_run"):
         with st.spinner(t("search.eval_running")):
             try:
-                st.session_state["search_eval"] = svc.evaluate(
-                    path.strip(), split=split.strip(), modes=list(modes), limit=int(limit) or None
+                st.session_state["search_eval"] = (
+                    svc.evaluate_answers(path.strip(), limit=int(limit) or None)
+                    if answers
+                    else svc.evaluate(path.strip(), split=split.strip(), modes=list(modes), limit=int(limit) or None)
                 )
             except (RagError, ValueError) as err:
                 st.error(str(err))
     if evaluation := st.session_state.get("search_eval"):
         st.subheader(t("search.eval_metrics"))
-        st.dataframe(pd.DataFrame(evaluation.get("modes", {})).T)
+        summary = {"answers": evaluation["summary"]} if "summary" in evaluation else evaluation.get("modes", {})
+        st.dataframe(pd.DataFrame(summary).T)
         if per_query := evaluation.get("per_query"):
             st.subheader(t("search.eval_per_query"))
             st.dataframe(pd.DataFrame(per_query), hide_index=True)

@@ -7,8 +7,9 @@ One question a line (``.jsonl``)::
 
 An answerable question is answered correctly when the answer holds any one of ``answer_contains`` (compared after
 NFKC, case folding and with digit grouping removed). A ``no_answer`` question is handled correctly when the answer
-refuses: no basis, or the model says the documents do not say and nothing is cited. Nothing is indexed: the
-questions run against whatever the index holds.
+refuses: no basis; the model says the documents do not say and nothing is cited; or the model's answer failed its
+claim checks and was replaced by the evidence with a note saying so (counted apart as ``replaced_by_evidence``).
+Nothing is indexed: the questions run against whatever the index holds.
 """
 
 from __future__ import annotations
@@ -99,8 +100,11 @@ def is_correct(answer: Answer, question: GoldenQuestion) -> bool:
 
 
 def refused(answer: Answer) -> bool:
-    """Whether the answer declines: no basis, or "the documents do not say" with nothing cited."""
-    return answer.no_basis or (not answer.citations and (not answer.answer.strip() or says_unknown(answer.answer)))
+    """Whether the answer declines to assert anything: no basis; "the documents do not say" with nothing cited; or
+    the model's answer failed its checks and the page says so, showing the documents' sentences instead."""
+    if answer.no_basis or answer.model_answer:
+        return True
+    return not answer.citations and (not answer.answer.strip() or says_unknown(answer.answer))
 
 
 def evaluate_answers(

@@ -73,8 +73,9 @@ def test_ollama_answer_streams_and_keeps_its_verified_citation(
         assert len(server.requests_to("/api/chat")) == 1
 
     shown = texts(at)
-    assert "ヒープからメモリを確保します。" in shown
-    assert "資料を読んで回答を作成中: one/heap.pdf, p. 1" in shown  # listed while the model reads
+    assert "ヒープからメモリを確保します" in shown
+    assert "根拠となる資料 (1)" in [e.label for e in at.expander]  # the evidence, shown before the answer
+    assert f"**{quote}**" in shown  # its best sentence in bold
     assert "[1] one/heap.pdf p.1" in shown and quote in shown
     assert "回答: ollama" in shown
     assert "FOLLOWUPS" not in shown  # the follow-ups section became buttons
@@ -107,3 +108,22 @@ def test_backend_that_cannot_run_is_reported_with_its_fix(
 def test_question_before_anything_is_indexed_says_what_to_do(app: AppTest) -> None:
     ask(app, QUESTION)
     assert app.main.error and "Upload" in app.main.error[0].value
+
+
+def test_a_followup_is_searched_with_the_conversation_and_an_unsupported_answer_shows_the_evidence(
+    storage: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = "ヒープからメモリを確保する関数です[1]。"
+    wrong = "失敗した場合は例外を送出するため、戻り値を確認する必要はありません[1]。"  # the document says the opposite
+    with ollama_app(tmp_path, monkeypatch) as (at, server):
+        server.script(Reply(first), Reply(wrong))
+        ask(at, QUESTION)
+        at.chat_input(key="qa_input").set_value("それに失敗したらどうなりますか？")
+        ok(at.run())
+
+    shown = texts(at)
+    assert f"検索した質問: {QUESTION} それに失敗したらどうなりますか？" in shown  # the rewritten query is shown
+    warning = at.main.warning[-1].value
+    assert "裏付けられなかった" in warning  # the model's answer is not shown as the answer
+    assert "確認しなければならない" in shown  # the document's own sentence is
+    assert "LLM の元の回答（未確認）" in [e.label for e in at.expander]

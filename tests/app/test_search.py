@@ -95,3 +95,25 @@ def test_evaluation_tab_shows_metrics_per_mode_and_per_query(app: AppTest, tmp_p
     assert metrics.loc["hybrid", "ndcg@10"] > 0.5  # both queries find their one relevant document near the top
     per_query = app.dataframe[1].value
     assert set(per_query["query_id"]) == {"q1", "q2"}
+
+
+def test_evaluation_tab_scores_answers_on_a_golden_file(app: AppTest, spec_pdf: Path, tmp_path: Path) -> None:
+    index_folder(app, spec_pdf.parent)
+    golden = tmp_path / "golden.jsonl"
+    lines = [
+        {"id": "malloc", "question": "TEE_Mallocは何をする関数ですか?", "answer_contains": ["ヒープからメモリを確保"]},
+        {"id": "wrong", "question": "TEE_Mallocは何をする関数ですか?", "answer_contains": ["ファイルを削除"]},
+    ]
+    golden.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in lines), encoding="utf-8")
+
+    app.switch_page("pages/search.py").run()
+    app.text_input(key="search_eval_path").set_value(str(golden))
+    app.toggle(key="search_eval_answers").set_value(True)
+    ok(app.run())
+    app.button(key="search_eval_run").click()
+    ok(app.run())
+    summary = app.dataframe[0].value
+    assert summary.loc["answers", "accuracy"] == 0.5  # the extractive answer holds the one right expectation
+    assert summary.loc["answers", "citation_validity"] == 1.0
+    per_query = app.dataframe[1].value
+    assert list(per_query["correct"]) == [True, False]

@@ -243,3 +243,51 @@ def test_cli_search_json_contract(indexed: RagService) -> None:
     assert set(hits[0]["scores"]) == {"dense", "bm25", "rrf", "rerank"} and hits[0]["scores"]["rerank"] is None
     assert set(hits[0]["ranks"]) == {"dense", "bm25", "final"} and hits[0]["ranks"]["final"] == 1
     assert all(h["source"] == "docs/tee_api_spec.md" for h in hits)
+
+
+def _cli(indexed: RagService, *command: str, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {
+        **os.environ,
+        "RAG_STORAGE_DIR": str(indexed.settings.storage),
+        "RAG_MODEL_DIR": str(indexed.settings.models),
+        "RAG_EMBEDDING_MODEL": indexed.settings.embedding_model,
+        **env,
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "rag", *command], env=environment, cwd=REPO, capture_output=True, text=True
+    )
+
+
+def test_cli_ask_json_shows_the_evidence_and_exits_3_when_the_llm_is_down(indexed: RagService) -> None:
+    question = "How far ahead must flights be booked?"
+    result = _cli(indexed, "ask", question, "--json", RAG_LLM_BACKEND="extractive")
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert {"answer", "citations", "no_basis", "evidence", "claims", "query", "model_answer", "llm_error"} <= set(
+        answer
+    )
+    assert "fourteen days" in answer["evidence"][0]["sentence"]
+
+    down = _cli(indexed, "ask", question, "--json", RAG_LLM_BACKEND="ollama", RAG_OLLAMA_HOST="http://127.0.0.1:9")
+    assert down.returncode == 3, down.stderr
+    failed = json.loads(down.stdout)
+    assert failed["llm_error"] and failed["citations"] and failed["answer"] == ""
+
+
+def test_cli_evaluate_answers_json_contract(indexed: RagService, tmp_path: Path) -> None:
+    golden = tmp_path / "golden.jsonl"
+    rows = [
+        {"id": "book", "question": "How far ahead must flights be booked?", "answer_contains": ["fourteen days"]},
+        {"id": "none", "question": "What is the parental leave policy?", "no_answer": True},
+    ]
+    golden.write_text("\n".join(json.dumps(row) for row in rows))
+    result = _cli(indexed, "evaluate", str(golden), "--answers", "--json", RAG_LLM_BACKEND="extractive")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert {"accuracy", "no_answer_accuracy", "supported_sentence_share", "citation_validity"} <= set(report["summary"])
+    assert {"seconds_p50", "seconds_p95"} <= set(report["summary"])
+    first = report["per_query"][0]
+    keys = {"id", "question", "answer", "no_basis", "citations", "unsupported_sentences", "seconds"}
+    assert keys <= set(first) and first["id"] == "book" and first["correct"]
+    assert set(first["citations"][0]) == {"source", "page", "quote"}
+    assert report["summary"]["citation_validity"] == 1.0
