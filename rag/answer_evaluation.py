@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from rag.claims import check_claim
 from rag.errors import EvaluationError
+from rag.evaluation import percentile
 from rag.faithfulness import says_unknown
 from rag.records import Answer
 
@@ -198,10 +199,11 @@ def _summary(per_query: list[dict[str, Any]]) -> dict[str, Any]:
         "verified_with_unsupported_fact": sum(q["verified_with_unsupported_fact"] for q in per_query),
         "replaced_by_evidence": sum(q["replaced_by_evidence"] for q in per_query),
         "llm_errors": sum(bool(q["llm_error"]) for q in per_query),
-        "seconds_p50": _percentile([q["seconds"] for q in per_query], 50),
-        "seconds_p95": _percentile([q["seconds"] for q in per_query], 95),
-        "evidence_seconds_p50": _percentile([q["evidence_seconds"] for q in per_query], 50),
-        "first_token_seconds_p50": _percentile(first_tokens, 50),
+        "seconds_p50": _rounded(percentile([q["seconds"] for q in per_query], 50)),
+        "seconds_p95": _rounded(percentile([q["seconds"] for q in per_query], 95)),
+        "evidence_seconds_p50": _rounded(percentile([q["evidence_seconds"] for q in per_query], 50)),
+        "evidence_seconds_p95": _rounded(percentile([q["evidence_seconds"] for q in per_query], 95)),
+        "first_token_seconds_p50": _rounded(percentile(first_tokens, 50)) if first_tokens else None,
     }
 
 
@@ -209,8 +211,5 @@ def _share(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-def _percentile(values: list[float], q: int) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))], 3)
+def _rounded(value: float) -> float:
+    return round(value, 3)

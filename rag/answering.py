@@ -266,7 +266,9 @@ class AnswerDraft:
         self._backend = backend
         self.passages: tuple[Passage, ...] = ()
         if self.basis:
-            rate = None if backend.name == EXTRACTIVE else reading_rate(backend)
+            # measuring the reading rate loads the model: only when the context is sized by it, so the evidence
+            # is ready before the model is
+            rate = reading_rate(backend) if settings.sizes_context_by_reading_rate(backend.name) else None
             self.passages = tuple(build_context(self.query, self.hits, settings, backend.name, rate))
         self.evidence: tuple[Evidence, ...] = gather_evidence(self.query, self.passages)
         self._stream: AnswerStream | None = None

@@ -64,8 +64,8 @@ def evaluate_path(service: Any, path: str | Path, *, split: str = "test", modes:
             latencies.append((time.perf_counter() - started) * 1e3)
             run[qid] = _doc_scores(hits, to_doc)
         metrics = evaluate_run(run, qrels)
-        metrics.update(queries=len(queries), latency_ms_p50=_percentile(latencies, 50),
-                       latency_ms_p95=_percentile(latencies, 95))  # fmt: skip
+        metrics.update(queries=len(queries), latency_ms_p50=percentile(latencies, 50),
+                       latency_ms_p95=percentile(latencies, 95))  # fmt: skip
         result["modes"][mode] = metrics
         for qid in list(queries)[:200]:
             one = evaluate_run({qid: run[qid]}, {qid: qrels.get(qid, {})})
@@ -84,7 +84,8 @@ def _doc_scores(hits: list[Hit], to_docs: Callable[[Hit], list[str]]) -> dict[st
     return scores
 
 
-def _percentile(values: list[float], q: int) -> float:
+def percentile(values: list[float], q: int) -> float:
+    """The ``q``-th percentile of ``values`` (nearest rank; 0.0 for no values)."""
     if not values:
         return 0.0
     ordered = sorted(values)
