@@ -186,6 +186,12 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
     "search.eval_limit": ("クエリ数の上限", "Query limit"),
     "search.eval_limit_help": ("0 = すべてのクエリ", "0 = all queries"),
     "search.eval_modes": ("モード", "Modes"),
+    "search.eval_answers": ("回答を評価する（ゴールデン .jsonl）", "Evaluate answers (golden .jsonl)"),
+    "search.eval_answers_help": (
+        "各質問に現在のインデックスで回答し、正答率・回答拒否・裏付けのある文の割合・引用の正しさ・応答時間を測ります。",
+        "Answers every question with the current index and measures accuracy, refusals, supported sentences, "
+        "citation validity and latency.",
+    ),
     "search.eval_run": ("評価を実行", "Run evaluation"),
     "search.eval_running": ("評価中…", "Evaluating…"),
     "search.eval_metrics": ("指標", "Metrics"),
