@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from rag.errors import RagError
-from rag.records import Answer
+from rag.records import Answer, Chunk
 from ui.i18n import t
 from ui.service import get_service
 from ui.widgets import escape_md, show_citations, streamed_text
@@ -13,6 +13,13 @@ from ui.widgets import escape_md, show_citations, streamed_text
 svc = get_service()
 history: list[tuple[str, Answer]] = st.session_state.setdefault("qa_history", [])
 st.title(t("qa.title"))
+
+
+def cited_chunk(chunk_id: str) -> Chunk | None:
+    try:
+        return next(iter(svc.neighbours(chunk_id, window=0)), None)
+    except RagError:
+        return None
 
 
 def ask_followup(question: str) -> None:
@@ -34,7 +41,7 @@ def show_answer(answer: Answer, turn: int, *, streamed: bool) -> None:
         with st.expander(t("qa.unsupported", n=len(answer.unsupported_sentences))):
             for sentence in answer.unsupported_sentences:
                 st.text(sentence)
-    show_citations(answer.citations, key=f"qa_{turn}", render_page=svc.render_page)
+    show_citations(answer.citations, key=f"qa_{turn}", render_page=svc.render_page, chunk_of=cited_chunk)
     if answer.backend:
         st.caption(t("qa.backend", name=answer.backend))
     for i, followup in enumerate(answer.followups):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rag.doc_metadata import iso_date
-from rag.records import Block, ParsedDocument, Scalar
+from rag.records import Block, Chunk, ParsedDocument, Scalar
 from rag.text_cleanup import normalize_text
 
 TURN_SPEAKER = "turn_speaker"
@@ -138,6 +138,28 @@ def chat_metadata(turns: Sequence[Block]) -> dict[str, Scalar]:
         FIRST_TIME: times[0] if times else "",
         LAST_TIME: times[-1] if times else "",
     }
+
+
+def who_and_when(chunk: Chunk, quote: str = "") -> str:
+    """For a chat chunk, who said it and when: ``AA · 2022-08-06 15:17 – 15:25`` ("" for other chunks).
+
+    With ``quote``, the speaker is the one whose turn holds the quote; otherwise every speaker in the chunk.
+    """
+    if chunk.chunk_type != "chat":
+        return ""
+    speakers = str(chunk.extra.get(SPEAKERS, "")).replace(",", ", ")
+    if quote:
+        quoted = next((line for line in chunk.text.split("\n") if quote[:40] in line), "")
+        speakers = next((s for s in speakers.split(", ") if quoted.startswith(f"{s}: ")), speakers)
+    first, last = (_short_time(str(chunk.extra.get(key, ""))) for key in (FIRST_TIME, LAST_TIME))
+    when = first if first == last or not last else f"{first} – {last.removeprefix(first[:11])}"
+    return " · ".join(part for part in (speakers, when) if part)
+
+
+def _short_time(stamp: str) -> str:
+    """``2022-08-06T15:17:10.526000`` -> ``2022-08-06 15:17``; other forms as written."""
+    match = re.match(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})", stamp)
+    return f"{match[1]} {match[2]}" if match else stamp
 
 
 def dialogue_document(dialogues: Sequence[Dialogue], date: str, warnings: Sequence[str] = ()) -> ParsedDocument:
