@@ -95,3 +95,17 @@ def test_evaluation_tab_shows_metrics_per_mode_and_per_query(app: AppTest, tmp_p
     assert metrics.loc["hybrid", "ndcg@10"] > 0.5  # both queries find their one relevant document near the top
     per_query = app.dataframe[1].value
     assert set(per_query["query_id"]) == {"q1", "q2"}
+
+
+def test_chat_hit_says_who_said_it_and_when(app: AppTest, tmp_path: Path) -> None:
+    folder = tmp_path / "chats"
+    folder.mkdir()
+    turns = [
+        {"interlocutor_id": "AB", "text": "海外赴任の経験はありますか?", "timestamp": "2022-08-06T15:17:10.5"},
+        {"interlocutor_id": "AA", "text": "イギリスに三年間駐在していました。", "timestamp": "2022-08-06T15:18:02.3"},
+    ]
+    chat = {"dialogue_id": 4, "utterances": turns}
+    (folder / "chat.json").write_text(json.dumps(chat, ensure_ascii=False), encoding="utf-8")
+    index_folder(app, folder)
+    search(app, "イギリス 駐在")
+    assert "発言者と時刻: AB, AA · 2022-08-06 15:17 – 15:18" in texts(app)
