@@ -28,7 +28,7 @@ OCR_PACKAGES = "tesseract-ocr tesseract-ocr-jpn tesseract-ocr-eng"
 """The Debian packages OCR needs (scripts/setup.sh installs them)."""
 _SPECK = re.compile(r"^[\W_]{0,2}$")
 _MIN_CHARS = 4
-_CACHE_VERSION = "1"  # bump when the reading-order or line building changes: cached readings are then redone
+_CACHE_VERSION = "2"  # bump when the reading-order or line building changes: cached readings are then redone
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,14 +82,17 @@ def check_languages(language: str) -> None:
         )
 
 
-def ocr_page(page: pymupdf.Page, *, language: str, dpi: int, cache_dir: Path | None) -> list[OcrLine]:
-    """Read one page with Tesseract.
+def ocr_page(
+    page: pymupdf.Page, *, language: str, dpi: int, cache_dir: Path | None, clip: pymupdf.Rect | None = None
+) -> list[OcrLine]:
+    """Read one page (or the ``clip`` part of it) with Tesseract.
 
     Args:
         page: the PDF page.
         language: Tesseract languages, ``+``-joined (``jpn+eng``).
         dpi: render resolution.
         cache_dir: where readings are cached (None: no cache).
+        clip: the area to read (None: the whole page).
 
     Returns:
         The page's lines in reading order, in the page's coordinates.
@@ -97,7 +100,8 @@ def ocr_page(page: pymupdf.Page, *, language: str, dpi: int, cache_dir: Path | N
     Raises:
         DocumentReadError: Tesseract or a language is missing, or it failed on the page.
     """
-    pixmap = page.get_pixmap(dpi=dpi)
+    area = pymupdf.Rect(clip) if clip is not None else page.rect
+    pixmap = page.get_pixmap(dpi=dpi, clip=area)
     key = hashlib.sha256(f"{_CACHE_VERSION}|{language}|{dpi}|{pixmap.width}x{pixmap.height}|".encode())
     key.update(pixmap.samples_mv)
     cache_file = cache_dir / key.hexdigest()[:2] / f"{key.hexdigest()}.json" if cache_dir else None
@@ -114,10 +118,11 @@ def ocr_page(page: pymupdf.Page, *, language: str, dpi: int, cache_dir: Path | N
     except (RuntimeError, ValueError) as err:
         raise DocumentReadError(f"OCR failed on page {page.number + 1} ({err}).") from err
     with reading:
-        scale = page.rect.width / reading[0].rect.width
+        scale = area.width / reading[0].rect.width
+        x, y = area.x0, area.y0
         # specks read as "_", "." or ";" between columns would bridge the gutter: punctuation alone is dropped
         words = [
-            _Word(str(w[4]), w[0] * scale, w[1] * scale, w[2] * scale, w[3] * scale)
+            _Word(str(w[4]), x + w[0] * scale, y + w[1] * scale, x + w[2] * scale, y + w[3] * scale)
             for w in reading[0].get_text("words")
             if not _SPECK.match(str(w[4]))
         ]

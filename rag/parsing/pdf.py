@@ -43,6 +43,7 @@ OCR = "ocr"
 _IMAGE_SHARE = 0.5  # a page this much covered by images is "mostly images"
 _TEXT_SHARE = 0.1  # ... and its text layer is only a footer when its lines cover less than this
 _INVISIBLE = 3  # PDF text render mode 3: drawn invisibly, what OCR tools lay over a scan
+_MOSTLY_IMAGES = "mostly images"
 
 
 @dataclass(slots=True)
@@ -190,6 +191,14 @@ def _page_list(numbers: list[int]) -> str:
     return f"page {shown}" if len(numbers) == 1 else f"pages {shown}{' ...' if len(numbers) > 10 else ''}"
 
 
+def _image_area(pdf_page: pymupdf.Page) -> pymupdf.Rect:
+    """The union of the page's image boxes (empty when it has none)."""
+    area = pymupdf.Rect()
+    for info in pdf_page.get_image_info():
+        area |= pymupdf.Rect(info["bbox"]) & pdf_page.rect
+    return area
+
+
 def _ocr_reason(pdf_page: pymupdf.Page, lines: list[_Line], garbage: bool) -> str:
     """Why a page needs OCR ("" when it does not)."""
     if garbage:
@@ -202,17 +211,26 @@ def _ocr_reason(pdf_page: pymupdf.Page, lines: list[_Line], garbage: bool) -> st
     if image_share < _IMAGE_SHARE:
         return ""
     if sum(abs(line.rect) for line in lines) / area < _TEXT_SHARE:
-        return "mostly images"
+        return _MOSTLY_IMAGES
     if all(trace["type"] == _INVISIBLE for trace in pdf_page.get_texttrace()):
         return "an invisible text layer over a scan"
     return ""
 
 
-def _ocr_lines(pdf_page: pymupdf.Page, settings: Settings) -> list[_Line]:
-    lines = ocr_page(pdf_page, language=settings.ocr_language, dpi=settings.ocr_dpi,
-                     cache_dir=settings.storage / "ocr_cache")  # fmt: skip
-    return [_Line(line.text, pymupdf.Rect(line.rect), float(round(line.rect[3] - line.rect[1])), False, line.paragraph)
-            for line in lines]  # fmt: skip
+def _ocr_lines(pdf_page: pymupdf.Page, lines: list[_Line], reason: str, settings: Settings) -> list[_Line]:
+    """The page's lines read with OCR. A page of pictures with a little real text (a footer) keeps that text
+    and has only its pictures read, so the footer stays exactly as written (and is found as a running footer)."""
+    clip = _image_area(pdf_page) if reason == _MOSTLY_IMAGES else None
+    kept = [line for line in lines if clip is not None and not clip.intersects(line.rect)]
+    read = ocr_page(pdf_page, language=settings.ocr_language, dpi=settings.ocr_dpi,
+                    cache_dir=settings.storage / "ocr_cache", clip=clip)  # fmt: skip
+    first = max((line.block for line in kept), default=-1) + 1  # OCR paragraphs numbered after the text blocks
+    ocr_lines = [_Line(line.text, pymupdf.Rect(line.rect), float(round(line.rect[3] - line.rect[1])), False,
+                       first + line.paragraph) for line in read]  # fmt: skip
+    if clip is None:
+        return ocr_lines
+    above = [line for line in kept if line.rect.y1 <= clip.y0]  # OCR lines keep their own reading order
+    return above + ocr_lines + [line for line in kept if line.rect.y1 > clip.y0]
 
 
 @dataclass(slots=True)
@@ -243,7 +261,7 @@ def _read_pages(doc: pymupdf.Document, warnings: list[str], settings: Settings) 
         reason = _ocr_reason(pdf_page, page.lines, garbage) if pdf_page is not None and settings.ocr_enabled else ""
         if reason and not reading.ocr_missing:
             try:
-                page = _Page(index + 1, lines=_ocr_lines(pdf_page, settings), ocr=True)  # type: ignore[arg-type]
+                page = _Page(index + 1, lines=_ocr_lines(pdf_page, page.lines, reason, settings), ocr=True)  # type: ignore[arg-type]
                 reading.ocr.append(page.number)
                 garbage = False
             except DocumentReadError as err:
