@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from rag.errors import RagError
-from rag.records import Answer
+from rag.records import Answer, Chunk
 from ui.i18n import t
 from ui.service import get_service
 from ui.widgets import escape_md, show_citations, show_claims, show_evidence, streamed_text
@@ -13,6 +13,13 @@ from ui.widgets import escape_md, show_citations, show_claims, show_evidence, st
 svc = get_service()
 history: list[tuple[str, Answer]] = st.session_state.setdefault("qa_history", [])
 st.title(t("qa.title"))
+
+
+def cited_chunk(chunk_id: str) -> Chunk | None:
+    try:
+        return next(iter(svc.neighbours(chunk_id, window=0)), None)
+    except RagError:
+        return None
 
 
 def ask_followup(question: str) -> None:
@@ -30,13 +37,13 @@ def show_answer(answer: Answer, turn: int, *, evidence_shown: bool) -> None:
         return
     if answer.evidence and not evidence_shown:
         with st.expander(t("qa.evidence_title", n=len(answer.evidence))):
-            show_evidence(answer.evidence)
+            show_evidence(answer.evidence, chunk_of=cited_chunk)
     if answer.answer:
         st.markdown(escape_md(answer.answer))
     if answer.message:  # the LLM failed (citations only, with the fix), or notes on how the claims were checked
         (st.warning if not answer.answer or answer.model_answer else st.caption)(escape_md(answer.message))
     show_claims(answer, key=f"qa_{turn}")
-    show_citations(answer.citations, key=f"qa_{turn}", render_page=svc.render_page)
+    show_citations(answer.citations, key=f"qa_{turn}", render_page=svc.render_page, chunk_of=cited_chunk)
     if answer.backend:
         st.caption(t("qa.backend", name=answer.backend))
     for i, followup in enumerate(answer.followups):
@@ -70,7 +77,7 @@ if question:
                 draft = svc.prepare_answer(question, history=[(q, a.answer) for q, a in history])
             if draft.evidence:  # shown before the model has read a word
                 with st.expander(t("qa.evidence_title", n=len(draft.evidence)), expanded=True):
-                    show_evidence(draft.evidence)
+                    show_evidence(draft.evidence, chunk_of=cited_chunk)
             if draft.needs_llm:
                 streaming = st.empty()
                 with streaming.container():

@@ -34,6 +34,7 @@ def show_index(stats: IndexStats) -> None:
                 t("col.source"): row.source,
                 t("col.doc_type"): row.doc_type,
                 t("col.pages"): row.pages,
+                t("col.ocr_pages"): ", ".join(str(n) for n in row.ocr_pages),
                 t("col.chunks"): row.chunks,
                 t("col.date"): row.date,
                 t("col.language"): row.language,

@@ -7,12 +7,11 @@ from collections.abc import Callable
 import streamlit as st
 
 from rag.errors import RagError
+from rag.parsing.kinds import SUPPORTED_EXTENSIONS
 from rag.records import IndexReport
 from ui.i18n import t
 from ui.service import get_service
 from ui.widgets import ProgressView, show_report
-
-FILE_TYPES = ["pdf", "txt", "md", "docx", "html", "htm", "csv", "xlsx", "json", "jsonl"]
 
 svc = get_service()
 st.title(t("upload.title"))
@@ -72,7 +71,12 @@ def manage_sources() -> None:
 files_tab, folder_tab = st.tabs([t("upload.tab_files"), t("upload.tab_folder")])
 with files_tab:
     uploader_key = f"upload_files_{st.session_state.get('upload_generation', 0)}"
-    uploaded = st.file_uploader(t("upload.files"), type=FILE_TYPES, accept_multiple_files=True, key=uploader_key)
+    uploaded = st.file_uploader(
+        t("upload.files"),
+        type=list(SUPPORTED_EXTENSIONS),
+        accept_multiple_files=True,
+        key=uploader_key,
+    )
     if st.button(t("upload.index_files"), type="primary", disabled=not uploaded, key="upload_index_files"):
         payload = [(f.name, f.getvalue()) for f in uploaded or []]
         if run_indexing(t("upload.indexing", n=len(payload)), lambda cb: svc.index_uploads(payload, progress=cb)):

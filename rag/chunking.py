@@ -4,7 +4,7 @@ Structure first, then size: a heading starts a new chunk and paragraphs of one s
 packed together up to ``settings.chunk_size_for(doc_type)`` characters, split at paragraph, line and
 sentence ends (``。．！？.!?``) where possible, with up to ``settings.chunk_overlap`` characters repeated
 from the previous chunk. Tables are their own chunks (split by rows, header repeated); JSON records
-are one chunk each unless too long.
+are one chunk each unless too long; chat turns are packed, whole, into chunks of one conversation.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from rag.doc_metadata import detect_language, extract_entities
+from rag.parsing.dialogue import DIALOGUE_ID, TURN_SPEAKER, chat_metadata
 from rag.parsing.records import RECORD_NO
 from rag.records import Block, Chunk, ChunkType, ParsedDocument, Scalar
 from rag.settings import Settings
@@ -119,33 +120,69 @@ def split_table(markdown: str, size: int) -> list[str]:
     return pieces
 
 
+def _chat_pieces(turns: list[Block], size: int) -> list[_Piece]:
+    """Consecutive turns of one conversation packed up to ``size`` characters; only a turn longer than
+    ``size`` on its own is split."""
+    pieces: list[_Piece] = []
+    packed: list[Block] = []
+
+    def flush() -> None:
+        if packed:
+            pieces.append(_Piece("\n".join(b.text for b in packed), "chat", None, "", chat_metadata(packed)))
+        packed.clear()
+
+    for turn in turns:
+        length = sum(len(b.text) + 1 for b in packed)
+        if packed and (
+            length + len(turn.text) > size or turn.metadata.get(DIALOGUE_ID) != packed[0].metadata.get(DIALOGUE_ID)
+        ):
+            flush()
+        if len(turn.text) > size:
+            pieces.extend(
+                _Piece(part, "chat", None, "", chat_metadata([turn])) for part in split_text(turn.text, size, 0)
+            )
+            continue
+        packed.append(turn)
+    flush()
+    return pieces
+
+
 def _pieces(blocks: tuple[Block, ...], size: int, overlap: int) -> list[_Piece]:
     pieces: list[_Piece] = []
     group: list[str] = []
+    turns: list[Block] = []
     has_body = False
     key: tuple[int | None, str] | None = None
+    group_meta: dict[str, Scalar] = {}  # a page's flags (ocr), the same on all its blocks
 
     def flush() -> None:
         nonlocal has_body
         if group and has_body and key is not None:
             for part in split_text("\n\n".join(group), size, overlap):
-                pieces.append(_Piece(part, "text", key[0], key[1]))
+                pieces.append(_Piece(part, "text", key[0], key[1], dict(group_meta)))
         group.clear()
         has_body = False
+        pieces.extend(_chat_pieces(turns, size))
+        turns.clear()
 
     for block in blocks:
-        if block.kind == "table":
+        if TURN_SPEAKER in block.metadata:
+            if group:
+                flush()
+            turns.append(block)
+        elif block.kind == "table":
             flush()
             for part in split_table(block.text, size):
-                pieces.append(_Piece(part, "table", block.page, block.section))
+                pieces.append(_Piece(part, "table", block.page, block.section, dict(block.metadata)))
         elif RECORD_NO in block.metadata:
             flush()
             for part in split_text(block.text, size, overlap):
                 pieces.append(_Piece(part, "record", block.page, block.section, dict(block.metadata)))
         else:
-            if (block.page, block.section) != key or block.kind == "heading":
+            if turns or (block.page, block.section) != key or block.kind == "heading":
                 flush()
                 key = (block.page, block.section)
+                group_meta = block.metadata
             group.append(block.text)
             has_body = has_body or block.kind != "heading"
     flush()

@@ -106,7 +106,7 @@ def _index(service, args) -> int:  # type: ignore[no-untyped-def]
     if args.json:
         _emit({
             "files": [{"source": f.source, "status": f.status, "chunks": f.chunks, "error": f.error or None,
-                       "warnings": list(f.warnings)} for f in report.files],
+                       "warnings": list(f.warnings), "ocr_pages": list(f.ocr_pages)} for f in report.files],
             "embedded": report.embedded,
             "index_version": report.index_version,
             "removed": list(report.removed),
@@ -130,7 +130,8 @@ def _stats(service, args) -> int:  # type: ignore[no-untyped-def]
         "index_version": stats.index_version,
         "embedding_model": stats.embedding_model,
         "per_source": [{"source": s.source, "doc_type": s.doc_type, "pages": s.pages, "chunks": s.chunks,
-                        "status": s.status, "error": s.error or None} for s in stats.per_source],
+                        "status": s.status, "error": s.error or None, "ocr_pages": list(s.ocr_pages)}
+                       for s in stats.per_source],
     }  # fmt: skip
     if args.json:
         _emit(data)
@@ -139,7 +140,8 @@ def _stats(service, args) -> int:  # type: ignore[no-untyped-def]
           f"model {stats.embedding_model}")  # fmt: skip
     for s in stats.per_source:
         error = f" — {s.error}" if s.error else ""
-        print(f"  {s.status:<8} {s.source} ({s.doc_type}, {s.pages} pages, {s.chunks} chunks){error}")
+        ocr = f", OCR on {len(s.ocr_pages)} page(s)" if s.ocr_pages else ""
+        print(f"  {s.status:<8} {s.source} ({s.doc_type}, {s.pages} pages, {s.chunks} chunks{ocr}){error}")
     return 0
 
 

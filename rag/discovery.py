@@ -2,7 +2,9 @@
 
 A source name is stable and readable: a file given directly is named by its file name, a file found in a
 given folder by ``<folder name>/<path inside the folder>``; uploads by their path inside the uploads folder.
-Names are NFC-normalized (macOS file systems hand out NFD Japanese names).
+Names are NFC-normalized (macOS file systems hand out NFD Japanese names). A folder scan lists every file
+but hidden ones and Office lock files (``~$``), so each gets an outcome: one the engine does not read is
+reported as skipped, with the reason.
 """
 
 from __future__ import annotations
@@ -11,9 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-INDEXABLE_SUFFIXES = frozenset(
-    {".pdf", ".txt", ".text", ".md", ".markdown", ".docx", ".html", ".htm", ".csv", ".xlsx", ".json", ".jsonl"}
-)
+from rag.parsing.kinds import is_ignored
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +50,7 @@ def discover(paths: list[Path], root: Path | None = None) -> Discovery:
             base = root.resolve() if root else path.parent
             for found in sorted(p for p in path.rglob("*") if p.is_file()):
                 inside = found.relative_to(path)
-                if any(part.startswith(".") for part in inside.parts):
-                    continue
-                if found.suffix.lower() not in INDEXABLE_SUFFIXES:
+                if any(is_ignored(part) for part in inside.parts):
                     continue
                 rel = nfc(found.relative_to(base).as_posix())
                 files.setdefault(rel, SourceFile(found, rel, rel, explicit=False))

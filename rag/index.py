@@ -249,7 +249,8 @@ class Index:
             self.manifest.set_meta(db, "embedding_model", self.embedder.fingerprint)
         self.vectors.delete(switch.old_ids - {c.chunk_id for c in chunks})
         updated = prepared.previous is not None and prepared.previous.status == "indexed"
-        outcome = FileOutcome(source, "updated" if updated else "indexed", chunks=len(chunks), warnings=switch.warnings)
+        outcome = FileOutcome(source, "updated" if updated else "indexed", chunks=len(chunks), warnings=switch.warnings,
+                              ocr_pages=prepared.doc.ocr_pages)  # fmt: skip
         run.finish_file(outcome)
 
     def _record_failure(self, run: _Run, file: SourceFile, outcome: FileOutcome) -> None:
@@ -334,6 +335,7 @@ class Index:
                 r.index_version,
                 r.language,
                 r.warnings,
+                r.ocr_pages,
             )  # fmt: skip
             for r in rows
         )
@@ -424,7 +426,7 @@ def _source_row(prepared: PreparedFile, chunks: Sequence, version: str, warnings
         source=prepared.file.source, path=str(prepared.file.path), rel_path=prepared.file.rel_path,
         doc_type=prepared.doc_type, size=prepared.size, mtime=prepared.mtime, hash=prepared.digest,
         pages=prepared.doc.total_pages, chunks=len(chunks), status="indexed", error="", warnings=warnings,
-        date=prepared.doc.date, language=language, index_version=version,
+        date=prepared.doc.date, language=language, index_version=version, ocr_pages=prepared.doc.ocr_pages,
     )  # fmt: skip
 
 

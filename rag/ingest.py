@@ -50,12 +50,19 @@ def prepare_file(
     """
     from rag.chunking import chunk_document
     from rag.doc_metadata import classify_doc_type
-    from rag.parsing import parse_file
+    from rag.parsing import file_kind, parse_file
 
     try:
         stat = file.path.stat()
     except OSError as err:
         return FileOutcome(file.source, "failed", error=f"Cannot read {file.path}: {err.strerror or err}")
+    if not file.explicit:
+        try:
+            file_kind(file.path)  # 8 KB: a stray video in a folder is skipped before it is hashed
+        except UnsupportedFileError as err:
+            return FileOutcome(file.source, "skipped", error=str(err))
+        except DocumentReadError:
+            pass  # reported by parse_file below, after the unchanged check
     indexed = previous if previous is not None and previous.status == "indexed" else None
     if indexed and indexed.path == str(file.path) and (indexed.size, indexed.mtime) == (stat.st_size, stat.st_mtime):
         return FileOutcome(file.source, "unchanged", chunks=indexed.chunks)

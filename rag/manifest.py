@@ -25,7 +25,7 @@ CREATE TABLE IF NOT EXISTS sources (
     size INTEGER NOT NULL, mtime REAL NOT NULL, hash TEXT NOT NULL, pages INTEGER NOT NULL DEFAULT 0,
     chunks INTEGER NOT NULL DEFAULT 0, status TEXT NOT NULL, error TEXT NOT NULL DEFAULT '',
     warnings TEXT NOT NULL DEFAULT '[]', date TEXT NOT NULL DEFAULT '', language TEXT NOT NULL DEFAULT '',
-    index_version TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL
+    index_version TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL, ocr_pages TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE IF NOT EXISTS chunks (
     chunk_id TEXT PRIMARY KEY, source TEXT NOT NULL, chunk_index INTEGER NOT NULL,
@@ -57,6 +57,7 @@ class SourceRow:
     date: str
     language: str
     index_version: str
+    ocr_pages: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +74,9 @@ class Manifest:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._db().executescript(_SCHEMA)  # executescript manages its own transaction
+        columns = {row[1] for row in self._db().execute("PRAGMA table_info(sources)")}
+        if "ocr_pages" not in columns:  # a manifest written before OCR existed
+            self._db().execute("ALTER TABLE sources ADD COLUMN ocr_pages TEXT NOT NULL DEFAULT '[]'")
 
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
@@ -146,7 +150,7 @@ class Manifest:
 
     def put_source(self, db: sqlite3.Connection, row: SourceRow) -> None:
         db.execute(
-            "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 row.source,
                 row.path,
@@ -164,6 +168,7 @@ class Manifest:
                 row.language,
                 row.index_version,
                 _now(),
+                json.dumps(list(row.ocr_pages)),
             ),
         )
 
@@ -278,6 +283,7 @@ def chunk_from_row(chunk_id: str, text: str, metadata_json: str) -> Chunk:
 def _source_row(row: tuple) -> SourceRow:  # type: ignore[type-arg]
     values = list(row[:15])
     values[11] = tuple(json.loads(values[11]))
+    values.append(tuple(json.loads(row[16])))  # row[15] is updated_at, not part of SourceRow
     return SourceRow(*values)
 
 

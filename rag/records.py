@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-ChunkType = Literal["text", "table", "record"]
+ChunkType = Literal["text", "table", "record", "chat"]
 BlockKind = Literal["text", "table", "heading"]
-FileStatus = Literal["indexed", "updated", "unchanged", "failed"]
+FileStatus = Literal["indexed", "updated", "unchanged", "failed", "skipped"]
 Scalar = str | int | float | bool
 
 
@@ -43,6 +43,7 @@ class ParsedDocument:
         title: document title when the format carries one.
         date: ISO date (document metadata, else file mtime).
         warnings: things a person should know (repaired PDF, garbage pages skipped, ...).
+        ocr_pages: 1-based numbers of the pages read with OCR.
     """
 
     blocks: tuple[Block, ...]
@@ -50,6 +51,7 @@ class ParsedDocument:
     title: str = ""
     date: str = ""
     warnings: tuple[str, ...] = ()
+    ocr_pages: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +223,7 @@ class FileOutcome:
     chunks: int = 0
     error: str = ""
     warnings: tuple[str, ...] = ()
+    ocr_pages: tuple[int, ...] = ()  # pages read with OCR
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +254,7 @@ class SourceStats:
     index_version: str = ""
     language: str = ""
     warnings: tuple[str, ...] = ()
+    ocr_pages: tuple[int, ...] = ()  # pages read with OCR
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,6 +78,10 @@ class Settings:
     chunk_size_by_doc_type: dict[str, int] = field(default_factory=dict)
     near_duplicate_cosine: float = 0.95
     max_file_mb: int = 200
+    # OCR (Tesseract via PyMuPDF) of scanned and image-only PDF pages; languages are "+"-joined Tesseract names
+    ocr_enabled: bool = True
+    ocr_language: str = "jpn+eng"
+    ocr_dpi: int = 300
     doc_type_rules: dict[str, str] = field(default_factory=_default_doc_type_rules)
     entity_patterns: dict[str, str] = field(default_factory=_default_entity_patterns)
     # JSON / JSONL records: which fields become text, which become metadata, and compaction rules

@@ -152,6 +152,12 @@ def garbage_ratio(text: str) -> float:
     return min(1.0, bad / total)
 
 
+def looks_double_encoded(text: str) -> bool:
+    """True when most unreadable characters are UTF-8 read as Latin-1/cp1252 (``ã‚¤`` for ``イ``)."""
+    mojibake = sum(len(m) for m in _MOJIBAKE.findall(text))
+    return mojibake > 0 and mojibake >= len(_BAD_CHARS.findall(text))
+
+
 def strip_unreadable(text: str) -> str:
     """Remove private-use glyphs (symbol-font bullets) and replacement characters left in readable text."""
     return _UNREADABLE.sub("", text)
@@ -184,7 +190,9 @@ def find_margin_lines(pages: Sequence[Sequence[str]], depth: int = 3) -> list[se
     A running header/footer is a line among the first or last ``depth`` non-empty lines of a page
     that recurs there on most pages (at least 2 and at least 60% of them): either the same text, or
     (among the first/last two lines) the same text up to a number that follows the page number.
-    After those, a page-number-only line among the first/last two remaining lines goes too.
+    After those, a page-number-only line among the first/last two remaining lines goes too. When that
+    would leave more than half of the pages with text empty, the recurring lines are the pages' content
+    (pages that differ only by their number) and only page numbers go.
 
     Args:
         pages: each page's lines from top to bottom.
@@ -210,6 +218,23 @@ def find_margin_lines(pages: Sequence[Sequence[str]], depth: int = 3) -> list[se
     if len(pages) < 2:
         repeated, running = set(), set()
 
+    drops = _margin_drops(pages, zones, repeated, running)
+    emptied = sum(
+        1 for lines, drop in zip(pages, drops) if any(line.strip() for line in lines) and _empties(lines, drop)
+    )
+    if emptied * 2 > sum(1 for lines in pages if any(line.strip() for line in lines)):
+        # the "repeated" lines are most pages' whole text (pages that differ only by their number): content
+        drops = _margin_drops(pages, zones, set(), set())
+    return drops
+
+
+def _empties(lines: Sequence[str], drop: set[int]) -> bool:
+    return all(i in drop for i, line in enumerate(lines) if line.strip())
+
+
+def _margin_drops(
+    pages: Sequence[Sequence[str]], zones: list[list[int]], repeated: set[str], running: set[str]
+) -> list[set[int]]:
     drops: list[set[int]] = []
     for lines, zone in zip(pages, zones):
         drop = {i for i in zone if _exact_key(lines[i]) in repeated or _digit_key(lines[i]) in running}

@@ -267,3 +267,47 @@ def make_json(path: Path, data: Any) -> Path:
     """Write one JSON document (UTF-8)."""
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
     return path
+
+
+@dataclass(frozen=True)
+class Slide:
+    """One slide: a title, text boxes (each may hold several lines), an optional table, speaker notes."""
+
+    title: str = ""
+    boxes: Sequence[str] = ()
+    table: Sequence[Sequence[str]] | None = None
+    notes: str = ""
+
+
+def make_pptx(path: Path, slides: Sequence[Slide], *, title: str = "") -> Path:
+    """Write a PPTX (python-pptx) with a "Title Only" layout per slide; boxes are stacked top to bottom."""
+    from pptx import Presentation
+    from pptx.util import Inches, Pt
+
+    deck = Presentation()
+    for spec in slides:
+        slide = deck.slides.add_slide(deck.slide_layouts[5])
+        slide.shapes.title.text = spec.title
+        top = 1.6
+        for box in spec.boxes:
+            frame = slide.shapes.add_textbox(Inches(0.6), Inches(top), Inches(8.5), Inches(0.8)).text_frame
+            lines = box.split("\n")
+            frame.text = lines[0]
+            for line in lines[1:]:
+                frame.add_paragraph().text = line
+            for paragraph in frame.paragraphs:
+                for run in paragraph.runs:
+                    run.font.size = Pt(16)
+            top += 0.9
+        if spec.table:
+            rows, cols = len(spec.table), max(len(r) for r in spec.table)
+            shape = slide.shapes.add_table(rows, cols, Inches(0.6), Inches(top), Inches(8.5), Inches(0.4 * rows))
+            for r, row in enumerate(spec.table):
+                for c, cell in enumerate(row):
+                    shape.table.cell(r, c).text = str(cell)
+        if spec.notes:
+            slide.notes_slide.notes_text_frame.text = spec.notes
+    if title:
+        deck.core_properties.title = title
+    deck.save(str(path))
+    return path

@@ -51,6 +51,7 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
     "col.reason": ("理由", "Reason"),
     "col.doc_type": ("文書種別", "Doc type"),
     "col.pages": ("ページ数", "Pages"),
+    "col.ocr_pages": ("OCR したページ", "Pages read with OCR"),
     "col.date": ("日付", "Date"),
     "col.language": ("言語", "Language"),
     "col.errors": ("エラー・警告", "Errors / warnings"),
@@ -62,6 +63,9 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
     "status.updated": ("更新", "updated"),
     "status.unchanged": ("変更なし", "unchanged"),
     "status.failed": ("失敗", "failed"),
+    "status.skipped": ("対象外", "skipped"),
+    "source.ocr": ("OCR テキスト (スキャン画像の読み取り結果)", "OCR text (read from a scanned image)"),
+    "source.chat": ("発言者と時刻: {who}", "Said by, when: {who}"),
     "stage.parsing": ("解析中", "parsing"),
     "stage.embedding": ("埋め込み中", "embedding"),
     "stage.writing": ("書き込み中", "writing"),
@@ -92,9 +96,10 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
     "upload.failed": ("インデックスに失敗しました", "Indexing failed"),
     "upload.result": ("ファイルごとの結果", "Result per file"),
     "upload.summary": (
-        "版 {version}: 新規 {indexed} · 更新 {updated} · 変更なし {unchanged} · 失敗 {failed} · "
+        "版 {version}: 新規 {indexed} · 更新 {updated} · 変更なし {unchanged} · 失敗 {failed} · 対象外 {skipped} · "
         "埋め込み {embedded} チャンク",
         "Version {version}: {indexed} indexed · {updated} updated · {unchanged} unchanged · {failed} failed · "
+        "{skipped} skipped · "
         "{embedded} chunks embedded",
     ),
     "upload.manage": ("ソースの管理", "Manage sources"),

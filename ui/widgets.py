@@ -9,8 +9,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import streamlit as st
 
 from rag.errors import RagError
+from rag.parsing.dialogue import who_and_when
 from rag.quiz.store import Judgement, QuizSummary
-from rag.records import Answer, Citation, Evidence, Hit, IndexProgress, IndexReport, StageScores
+from rag.records import Answer, Chunk, Citation, Evidence, Hit, IndexProgress, IndexReport, StageScores
 from ui.i18n import t
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'])")
@@ -69,9 +70,18 @@ def hit_title(hit: Hit, rank: int) -> str:
     return f"{rank}. {hit.chunk.source}{page}{section} — {hit.score:.4f}"
 
 
+def show_provenance(chunk: Chunk, quote: str = "") -> None:
+    """Under a hit or citation: "OCR text" for text read from a scan, who said it and when for a chat log."""
+    if chunk.extra.get("ocr"):
+        st.caption(t("source.ocr"))
+    if who := who_and_when(chunk, quote):
+        st.caption(escape_md(t("source.chat", who=who)))
+
+
 def show_hit(hit: Hit, rank: int, *, compact: bool = False) -> None:
     """A hit: where it is from, its per-stage scores and its text with the matched terms in bold."""
     st.markdown(f"**{escape_md(hit_title(hit, rank))}**")
+    show_provenance(hit.chunk)
     if not compact:
         st.table([stage_table(hit.scores)])
     if hit.matched_terms:
@@ -86,14 +96,18 @@ def show_citations(
     *,
     key: str,
     render_page: Callable[[str, int, str], bytes] | None = None,
+    chunk_of: Callable[[str], Chunk | None] | None = None,
 ) -> None:
-    """Each verified quote with its source and page; PDF pages can be opened as an image with the quote marked."""
+    """Each verified quote with its source and page (and, with ``chunk_of``, "OCR text" or the chat's speaker and
+    time); PDF pages can be opened as an image with the quote marked."""
     if not citations:
         return
     st.markdown(f"**{t('qa.citations')}**")
     for citation in citations:
         page = f" p.{citation.page}" if citation.page else ""
         st.markdown(f"\\[{citation.n}\\] {escape_md(citation.source)}{page}")
+        if chunk_of is not None and (chunk := chunk_of(citation.chunk_id)) is not None:
+            show_provenance(chunk, citation.quote)
         st.text(citation.quote)
         is_pdf = citation.source.lower().endswith(".pdf") and citation.page
         if render_page and is_pdf and st.toggle(t("qa.show_page"), key=f"{key}_page_{citation.n}"):
@@ -107,11 +121,13 @@ EVIDENCE_CONTEXT_CHARS = 300
 """Characters of a passage shown before and after its best sentence."""
 
 
-def show_evidence(evidence: Sequence[Evidence]) -> None:
+def show_evidence(evidence: Sequence[Evidence], *, chunk_of: Callable[[str], Chunk | None] | None = None) -> None:
     """Each passage the answer is written from, its sentence that best answers the question in bold."""
     for item in evidence:
         page = f" p.{item.page}" if item.page else ""
         st.markdown(f"\\[{item.n}\\] {escape_md(item.source)}{page}")
+        if chunk_of is not None and (chunk := chunk_of(item.chunk_id)) is not None:
+            show_provenance(chunk, item.sentence)
         at = item.text.find(item.sentence) if item.sentence else -1
         if at < 0:
             st.text(item.text[: 2 * EVIDENCE_CONTEXT_CHARS])
@@ -154,7 +170,8 @@ def show_report(report: IndexReport) -> None:
         }
         for f in report.files
     ]
-    counts = {s: sum(f.status == s for f in report.files) for s in ("indexed", "updated", "unchanged", "failed")}
+    statuses = ("indexed", "updated", "unchanged", "failed", "skipped")
+    counts = {s: sum(f.status == s for f in report.files) for s in statuses}
     summary = t("upload.summary", version=report.index_version, embedded=report.embedded, **counts)
     (st.warning if report.failed else st.success)(summary)
     st.dataframe(rows, hide_index=True, width="stretch")

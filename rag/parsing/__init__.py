@@ -1,7 +1,8 @@
 """Read any supported file into a ``ParsedDocument``; the kind is sniffed from the content, not just the name.
 
 ``parse_file`` is the one entry point. A PDF named ``.txt`` is read as a PDF; a text file named
-``.pdf`` is read as text with a warning; binary data named ``.txt`` is refused.
+``.pdf`` is read as text with a warning; binary data named ``.txt`` is refused. The supported kinds
+live in ``rag.parsing.kinds``.
 """
 
 from __future__ import annotations
@@ -13,35 +14,14 @@ from pathlib import Path
 
 from rag.doc_metadata import file_date
 from rag.errors import DocumentReadError, UnsupportedFileError
+from rag.parsing.kinds import KIND_BY_EXTENSION, SUPPORTED_EXTENSIONS, SUPPORTED_TEXT, unsupported_message
 from rag.records import ParsedDocument
 from rag.settings import Settings
 
-__all__ = ["KIND_BY_EXTENSION", "SUPPORTED_EXTENSIONS", "parse_file", "sniff_kind"]
+__all__ = ["KIND_BY_EXTENSION", "SUPPORTED_EXTENSIONS", "file_kind", "parse_file", "sniff_kind"]
 
-KIND_BY_EXTENSION: dict[str, str] = {
-    ".pdf": "pdf",
-    ".docx": "docx",
-    ".xlsx": "xlsx",
-    ".xlsm": "xlsx",
-    ".html": "html",
-    ".htm": "html",
-    ".csv": "csv",
-    ".tsv": "csv",
-    ".json": "json",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".txt": "text",
-}
-SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(KIND_BY_EXTENSION)
-"""File name endings the engine reads (for upload widgets and folder scans)."""
-
-_SUPPORTED_TEXT = (
-    "PDF (.pdf), Word (.docx), Excel (.xlsx), HTML (.html, .htm), CSV (.csv, .tsv), JSON (.json), "
-    "JSON Lines (.jsonl), Markdown (.md) and plain text (.txt)"
-)
-_BINARY_KINDS = frozenset({"pdf", "docx", "xlsx"})
+_BINARY_KINDS = frozenset({"pdf", "docx", "xlsx", "pptx"})
+_OFFICE_NAMES = {"docx": "Word", "xlsx": "Excel", "pptx": "PowerPoint"}
 _MAGIC = {
     b"\x89PNG": "a PNG image",
     b"\xff\xd8\xff": "a JPEG image",
@@ -57,7 +37,7 @@ _HTML_START = re.compile(rb"^\s*(<!doctype html|<html|<head|<body)", re.IGNORECA
 
 
 def sniff_kind(path: Path, head: bytes) -> str:
-    """The file kind from its first bytes (``pdf``, ``docx``, ``xlsx``, ``ole``, ``zip``, ``binary``, ``text``)."""
+    """The file kind from its first bytes: pdf, docx, xlsx, pptx, ole, zip, binary or text."""
     # PDF readers accept junk before the header; only trust that for files that say they are PDFs
     if head.lstrip().startswith(b"%PDF-") or (b"%PDF-" in head[:1024] and path.suffix.lower() == ".pdf"):
         return "pdf"
@@ -71,6 +51,8 @@ def sniff_kind(path: Path, head: bytes) -> str:
             return "docx"
         if "xl/workbook.xml" in names:
             return "xlsx"
+        if "ppt/presentation.xml" in names:
+            return "pptx"
         return "zip"
     if head.startswith(_OLE):
         return "ole"
@@ -84,8 +66,17 @@ def _binary_description(head: bytes) -> str:
 
 
 def _unsupported(path: Path) -> UnsupportedFileError:
-    ext = path.suffix.lower() or "a file without an extension"
-    return UnsupportedFileError(f"{path.name}: {ext} files are not supported. Supported kinds: {_SUPPORTED_TEXT}.")
+    return UnsupportedFileError(unsupported_message(path))
+
+
+def _reads_as_text(path: Path, head: bytes) -> bool:
+    from rag.parsing.plain import decode_text
+
+    try:
+        decode_text(head, path.name)
+    except DocumentReadError:
+        return False
+    return True
 
 
 def _text_kind(data: bytes) -> str:
@@ -100,7 +91,7 @@ def parse_file(path: Path, settings: Settings) -> ParsedDocument:
 
     Args:
         path: the file to read.
-        settings: engine settings (``max_file_mb`` and the JSON field rules are used).
+        settings: engine settings (``max_file_mb``, the OCR and JSON field rules are used).
 
     Returns:
         The parsed document.
@@ -111,62 +102,76 @@ def parse_file(path: Path, settings: Settings) -> ParsedDocument:
             binary where text was expected, or has no readable text.
     """
     path = Path(path)
+    kind, notes = file_kind(path)
+    size = path.stat().st_size
+    if size > settings.max_file_mb * 1024 * 1024:
+        raise DocumentReadError(
+            f"{path.name} is {size / 1024 / 1024:.0f} MB, over the {settings.max_file_mb} MB limit. "
+            "Split the file or raise RAG_MAX_FILE_MB."
+        )
+    doc = _dispatch(kind, path, settings, file_date(path))
+    return doc if not notes else _with_notes(doc, list(notes))
+
+
+def file_kind(path: Path) -> tuple[str, tuple[str, ...]]:
+    """Which parser reads ``path``, judged by its first bytes and its name, and notes on a misleading name.
+
+    Cheap (reads 8 KB): indexing asks it before hashing a file it may not read at all.
+
+    Returns:
+        The kind (``pdf``, ``docx``, ``xlsx``, ``pptx``, ``html``, ``csv``, ``json``, ``jsonl``, ``markdown``,
+        ``text``) and warnings such as "named .txt but is a PDF file".
+
+    Raises:
+        UnsupportedFileError: not a kind the engine reads.
+        DocumentReadError: unreadable, empty, or its content contradicts its name in a way that cannot be read.
+    """
     name = path.name
     ext = path.suffix.lower()
     try:
-        size = path.stat().st_size
         with path.open("rb") as handle:
             head = handle.read(8192)
     except OSError as err:
         raise DocumentReadError(
             f"{name} could not be read ({err.strerror or err}). Check that the file exists."
         ) from err
-    if size == 0:
+    if not head:
         raise DocumentReadError(f"{name} is empty (0 bytes). Upload a file with content.")
-    if size > settings.max_file_mb * 1024 * 1024:
-        raise DocumentReadError(
-            f"{name} is {size / 1024 / 1024:.0f} MB, over the {settings.max_file_mb} MB limit. "
-            "Split the file or raise RAG_MAX_FILE_MB."
-        )
-
     claimed = KIND_BY_EXTENSION.get(ext)
     sniffed = sniff_kind(path, head)
-    date = file_date(path)
-    notes: list[str] = []
     if sniffed in _BINARY_KINDS:
-        kind = sniffed
-        if claimed is not None and claimed != sniffed:
-            notes.append(f"named {ext} but is a {sniffed.upper()} file; read as {sniffed.upper()}")
-    elif sniffed == "ole":
-        if claimed in ("docx", "xlsx"):
+        note = f"named {ext} but is a {sniffed.upper()} file; read as {sniffed.upper()}"
+        return sniffed, (note,) if claimed is not None and claimed != sniffed else ()
+    if sniffed == "ole":
+        if claimed in _OFFICE_NAMES:
             raise DocumentReadError(
-                f"{name} is a password-protected Office file or an old binary format (.doc/.xls). "
-                "Remove the password or save it as .docx/.xlsx, then try again."
+                f"{name} is a password-protected Office file or an old binary format (.doc/.xls/.ppt). "
+                "Remove the password or save it as .docx/.xlsx/.pptx, then try again."
             )
         raise UnsupportedFileError(
-            f"{name} is an old binary Office file (.doc/.xls/.ppt); save it as .docx or .xlsx. "
-            f"Supported kinds: {_SUPPORTED_TEXT}."
+            f"{name} is an old binary Office file (.doc/.xls/.ppt); save it as .docx, .xlsx or .pptx. "
+            f"Supported kinds: {SUPPORTED_TEXT}."
         )
-    elif sniffed in ("zip", "binary"):
-        if claimed is None:
-            raise _unsupported(path)
-        if sniffed == "zip" and claimed in ("docx", "xlsx"):
+    if claimed is None:
+        raise _unsupported(path)
+    if sniffed in ("zip", "binary"):
+        if sniffed == "zip" and claimed in _OFFICE_NAMES:
             raise DocumentReadError(
-                f"{name} is damaged or not a real {'Word' if claimed == 'docx' else 'Excel'} file "
+                f"{name} is damaged or not a real {_OFFICE_NAMES[claimed]} file "
                 "(its ZIP container is unreadable or lacks the document). Open it and save it again."
             )
         what = "a ZIP archive" if sniffed == "zip" else _binary_description(head)
         raise DocumentReadError(f"{name} is named {ext} but contains {what}. Check the file and try again.")
-    elif claimed is None:
-        raise _unsupported(path)
-    elif claimed in _BINARY_KINDS:
-        kind = _text_kind(head)
-        notes.append(f"named {ext} but is plain text; read as {'HTML' if kind == 'html' else 'text'}")
-    else:
-        kind = claimed
-
-    doc = _dispatch(kind, path, settings, date)
-    return doc if not notes else _with_notes(doc, notes)
+    if claimed not in _BINARY_KINDS:
+        return claimed, ()
+    if not _reads_as_text(path, head):
+        raise DocumentReadError(
+            f"{name} is named {ext} but is neither a {_OFFICE_NAMES.get(claimed, 'PDF')} file nor text: its content "
+            "is unrecognizable (damaged, cut short, or encrypted by another program). Get an intact copy, or open "
+            "it in the program that made it and save it again."
+        )
+    kind = _text_kind(head)
+    return kind, (f"named {ext} but is plain text; read as {'HTML' if kind == 'html' else 'text'}",)
 
 
 def _dispatch(kind: str, path: Path, settings: Settings, date: str) -> ParsedDocument:
@@ -175,10 +180,15 @@ def _dispatch(kind: str, path: Path, settings: Settings, date: str) -> ParsedDoc
     if kind == "pdf":
         from rag.parsing.pdf import parse_pdf
 
-        return parse_pdf(path, date)
-    if kind in ("docx", "xlsx"):
-        from rag.parsing.office import parse_docx, parse_xlsx
+        return parse_pdf(path, date, settings)
+    if kind in _OFFICE_NAMES:
+        from rag.parsing.office import check_inflated_size, parse_docx, parse_xlsx
 
+        check_inflated_size(path, _OFFICE_NAMES[kind])
+        if kind == "pptx":
+            from rag.parsing.slides import parse_pptx
+
+            return parse_pptx(path, date)
         return parse_docx(path, date) if kind == "docx" else parse_xlsx(path, date)
     from rag.parsing.plain import decode_text, parse_markdown, parse_text
 
@@ -206,7 +216,7 @@ def _dispatch(kind: str, path: Path, settings: Settings, date: str) -> ParsedDoc
         return parse_json(text, path.name, date, settings)
     if kind == "jsonl":
         return parse_jsonl(text, path.name, date, settings)
-    raise ValueError(f"kind={kind!r}; allowed: pdf, docx, xlsx, html, markdown, text, csv, json, jsonl")
+    raise ValueError(f"kind={kind!r}; allowed: {', '.join(sorted(set(KIND_BY_EXTENSION.values())))}")
 
 
 def _with_notes(doc: ParsedDocument, notes: list[str]) -> ParsedDocument:

@@ -1,4 +1,4 @@
-"""Office Open XML: DOCX (python-docx) and XLSX (openpyxl)."""
+"""Office Open XML: DOCX (python-docx) and XLSX (openpyxl), and the inflated-size check every OOXML file passes."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import openpyxl
 from docx.opc.exceptions import PackageNotFoundError
 from docx.table import Table
 from docx.text.paragraph import Paragraph
+from lxml.etree import XMLSyntaxError
 from openpyxl.utils.exceptions import InvalidFileException
 
 from rag.doc_metadata import iso_date
@@ -23,6 +24,40 @@ from rag.text_cleanup import normalize_text
 
 _HEADING_STYLE = re.compile(r"^(?:heading|見出し)\s*(\d)$|^(title|表題)$", re.IGNORECASE)
 _READ_ERRORS = (zipfile.BadZipFile, PackageNotFoundError, InvalidFileException, KeyError, ParseError, ValueError)
+MAX_INFLATED_MB = 256
+"""Most an Office file may unpack to: its XML is parsed in memory at several times its size."""
+MAX_INFLATION_RATIO = 100
+"""Above this unpacked/packed ratio (and past 32 MB unpacked) a file is a ZIP bomb, not a document."""
+
+
+def check_inflated_size(path: Path, what: str) -> None:
+    """Refuse an Office file (a ZIP) whose parts unpack to more than the engine will hold in memory.
+
+    Python's zipfile never inflates a member past its declared size, so the declared sizes bound the work.
+
+    Args:
+        path: the file.
+        what: ``Word``, ``Excel`` or ``PowerPoint``, for the message.
+
+    Raises:
+        DocumentReadError: the file would unpack past ``MAX_INFLATED_MB``, or is a ZIP bomb.
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, OSError) as err:
+        raise DocumentReadError(
+            f"{path.name} is damaged or not a real {what} file ({err}). Open it and save it again."
+        ) from err
+    inflated = sum(m.file_size for m in members)
+    packed = max(1, sum(m.compress_size for m in members))
+    bomb = inflated > 32 * 1024 * 1024 and inflated / packed > MAX_INFLATION_RATIO
+    if inflated > MAX_INFLATED_MB * 1024 * 1024 or bomb:
+        raise DocumentReadError(
+            f"{path.name} unpacks from {packed / 1024 / 1024:.1f} MB to {inflated / 1024 / 1024:.0f} MB, more than a "
+            f"{what} document should (limit {MAX_INFLATED_MB} MB, {MAX_INFLATION_RATIO}x): it was refused to protect "
+            "memory. If it is a genuine document, split it into smaller files."
+        )
 
 
 def _is_heading(paragraph: Paragraph) -> bool:
@@ -68,6 +103,11 @@ def parse_docx(path: Path, date: str) -> ParsedDocument:
                     blocks.append(Block(text=text, section=section))
             elif isinstance(item, Table) and (markdown := _docx_table(item)):
                 blocks.append(Block(text=markdown, kind="table", section=section))
+    except XMLSyntaxError as err:
+        raise DocumentReadError(
+            f"{path.name}: its XML could not be parsed ({err}). A single stretch of text over 10 MB without a "
+            "break cannot be read; split that text into paragraphs (or save the document again from Word)."
+        ) from err
     except _READ_ERRORS as err:
         raise DocumentReadError(
             f"{path.name} is not a readable Word document ({type(err).__name__}: {err}). "

@@ -1,7 +1,10 @@
 """PDF (PyMuPDF), page by page: text blocks with wraps joined, headings by font size/bold, tables as markdown.
 
-Running headers/footers and page numbers are removed per document; pages whose text is mostly
-unreadable (broken font encodings) are skipped with a warning.
+Running headers/footers and page numbers are removed per document. A page is read with OCR
+(``rag.parsing.ocr``) when it has no text layer, when a little text sits on a page that is mostly images
+(slides of pictures, scans with a stamped footer), when its text is an invisible layer over a full-page
+image (an earlier, often poor OCR), or when its text is mostly unreadable (broken font encodings); its
+blocks then carry ``ocr=True``. With OCR off, unreadable pages are skipped with a warning.
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ import pymupdf
 
 from rag.doc_metadata import iso_date
 from rag.errors import DocumentReadError
+from rag.parsing.ocr import OCR_PACKAGES, ocr_page
 from rag.parsing.tabular import render_markdown_table
 from rag.records import Block, ParsedDocument
+from rag.settings import Settings
 from rag.text_cleanup import (
     GARBAGE_PAGE_THRESHOLD,
     find_margin_lines,
@@ -33,6 +38,12 @@ _TEXT_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
 _PAGE_ERRORS = (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase)
 _HEADING_SCALE = 1.15
 _HEADING_MAX_CHARS = 80
+OCR = "ocr"
+"""Block and chunk metadata key: True on text read by OCR (a citation quotes the OCR's reading)."""
+_IMAGE_SHARE = 0.5  # a page this much covered by images is "mostly images"
+_TEXT_SHARE = 0.1  # ... and its text layer is only a footer when its lines cover less than this
+_INVISIBLE = 3  # PDF text render mode 3: drawn invisibly, what OCR tools lay over a scan
+_MOSTLY_IMAGES = "mostly images"
 
 
 @dataclass(slots=True)
@@ -49,6 +60,7 @@ class _Page:
     number: int
     lines: list[_Line] = field(default_factory=list)
     tables: list[tuple[pymupdf.Rect, str]] = field(default_factory=list)
+    ocr: bool = False
 
 
 def _open(path: Path) -> pymupdf.Document:
@@ -162,14 +174,15 @@ def _page_blocks(page: _Page, body_size: float, section: str) -> tuple[list[Bloc
         at = next((i for i, item in enumerate(items) if item[1] is None and item[0] >= rect.y0), len(items))
         items.insert(at, (rect.y0, markdown, []))
     blocks = []
+    meta: dict[str, str | int | float | bool] = {OCR: True} if page.ocr else {}
     for _, table, lines in items:
         if table is not None:
-            blocks.append(Block(text=table, kind="table", page=page.number, section=section))
+            blocks.append(Block(text=table, kind="table", page=page.number, section=section, metadata=meta))
         elif _is_heading(lines, body_size):
             section = join_wrapped_lines("\n".join(line.text for line in lines)).replace("\n", " ")
-            blocks.append(Block(text=section, kind="heading", page=page.number, section=section))
+            blocks.append(Block(text=section, kind="heading", page=page.number, section=section, metadata=meta))
         elif text := join_wrapped_lines("\n".join(line.text for line in lines)):
-            blocks.append(Block(text=text, page=page.number, section=section))
+            blocks.append(Block(text=text, page=page.number, section=section, metadata=meta))
     return blocks, section
 
 
@@ -178,12 +191,64 @@ def _page_list(numbers: list[int]) -> str:
     return f"page {shown}" if len(numbers) == 1 else f"pages {shown}{' ...' if len(numbers) > 10 else ''}"
 
 
-def _read_pages(doc: pymupdf.Document, warnings: list[str]) -> tuple[list[_Page], int]:
-    """Every page's lines and tables; unreadable pages come back empty (and are counted)."""
+def _image_area(pdf_page: pymupdf.Page) -> pymupdf.Rect:
+    """The union of the page's image boxes (empty when it has none)."""
+    area = pymupdf.Rect()
+    for info in pdf_page.get_image_info():
+        area |= pymupdf.Rect(info["bbox"]) & pdf_page.rect
+    return area
+
+
+def _ocr_reason(pdf_page: pymupdf.Page, lines: list[_Line], garbage: bool) -> str:
+    """Why a page needs OCR ("" when it does not)."""
+    if garbage:
+        return "unreadable text layer"
+    area = abs(pdf_page.rect) or 1.0
+    images = sum(abs(pymupdf.Rect(info["bbox"]) & pdf_page.rect) for info in pdf_page.get_image_info())
+    image_share = min(1.0, images / area)
+    if not lines:
+        return "no text layer" if image_share > 0 or pdf_page.get_drawings() else ""
+    if image_share < _IMAGE_SHARE:
+        return ""
+    if sum(abs(line.rect) for line in lines) / area < _TEXT_SHARE:
+        return _MOSTLY_IMAGES
+    if all(trace["type"] == _INVISIBLE for trace in pdf_page.get_texttrace()):
+        return "an invisible text layer over a scan"
+    return ""
+
+
+def _ocr_lines(pdf_page: pymupdf.Page, lines: list[_Line], reason: str, settings: Settings) -> list[_Line]:
+    """The page's lines read with OCR. A page of pictures with a little real text (a footer) keeps that text
+    and has only its pictures read, so the footer stays exactly as written (and is found as a running footer)."""
+    clip = _image_area(pdf_page) if reason == _MOSTLY_IMAGES else None
+    kept = [line for line in lines if clip is not None and not clip.intersects(line.rect)]
+    read = ocr_page(pdf_page, language=settings.ocr_language, dpi=settings.ocr_dpi,
+                    cache_dir=settings.storage / "ocr_cache", clip=clip)  # fmt: skip
+    first = max((line.block for line in kept), default=-1) + 1  # OCR paragraphs numbered after the text blocks
+    ocr_lines = [_Line(line.text, pymupdf.Rect(line.rect), float(round(line.rect[3] - line.rect[1])), False,
+                       first + line.paragraph) for line in read]  # fmt: skip
+    if clip is None:
+        return ocr_lines
+    above = [line for line in kept if line.rect.y1 <= clip.y0]  # OCR lines keep their own reading order
+    return above + ocr_lines + [line for line in kept if line.rect.y1 > clip.y0]
+
+
+@dataclass(slots=True)
+class _Reading:
+    """What reading the pages found besides their text."""
+
+    garbage: list[int] = field(default_factory=list)
+    ocr: list[int] = field(default_factory=list)
+    ocr_missing: str = ""  # why OCR could not run (Tesseract missing), when a page needed it
+
+
+def _read_pages(doc: pymupdf.Document, warnings: list[str], settings: Settings) -> tuple[list[_Page], _Reading]:
+    """Every page's lines and tables (OCR'd where needed); unreadable pages come back empty (and are counted)."""
     pages = []
-    garbage: list[int] = []
+    reading = _Reading()
     for index in range(doc.page_count):
         page = _Page(index + 1)
+        pdf_page = None
         try:
             pdf_page = doc.load_page(index)
             page.tables = _tables(pdf_page)
@@ -192,17 +257,32 @@ def _read_pages(doc: pymupdf.Document, warnings: list[str]) -> tuple[list[_Page]
             warnings.append(f"page {page.number}: could not be read ({err}), skipped")
             page = _Page(index + 1)
         text = "\n".join([line.text for line in page.lines] + [t for _, t in page.tables])
-        if text.strip() and garbage_ratio(text) > GARBAGE_PAGE_THRESHOLD:
-            garbage.append(page.number)
+        garbage = bool(text.strip()) and garbage_ratio(text) > GARBAGE_PAGE_THRESHOLD
+        reason = _ocr_reason(pdf_page, page.lines, garbage) if pdf_page is not None and settings.ocr_enabled else ""
+        if reason and not reading.ocr_missing:
+            try:
+                page = _Page(index + 1, lines=_ocr_lines(pdf_page, page.lines, reason, settings), ocr=True)  # type: ignore[arg-type]
+                reading.ocr.append(page.number)
+                garbage = False
+            except DocumentReadError as err:
+                reading.ocr_missing = str(err)
+        if garbage:
+            reading.garbage.append(page.number)
             page = _Page(index + 1)
         for line in page.lines:  # a readable page may still carry a few symbol-font glyphs
             line.text = strip_unreadable(line.text).strip()
         page.lines = [line for line in page.lines if line.text]
         page.tables = [(rect, strip_unreadable(markdown)) for rect, markdown in page.tables]
         pages.append(page)
-    if garbage:
-        warnings.append(f"{_page_list(garbage)}: mostly unreadable text (possible font encoding problem), skipped")
-    return pages, len(garbage)
+    if reading.garbage:
+        warnings.append(
+            f"{_page_list(reading.garbage)}: mostly unreadable text (possible font encoding problem), skipped"
+        )
+    if reading.ocr:
+        warnings.append(f"{_page_list(reading.ocr)}: read with OCR (scanned or image-only); quotes are its reading")
+    if reading.ocr_missing:
+        warnings.append(f"some pages need OCR, which could not run: {reading.ocr_missing}")
+    return pages, reading
 
 
 def _strip_margins(pages: list[_Page]) -> None:
@@ -213,20 +293,21 @@ def _strip_margins(pages: list[_Page]) -> None:
         page.lines = [line for line in page.lines if id(line) not in gone]
 
 
-def parse_pdf(path: Path, date: str) -> ParsedDocument:
-    """Read a PDF page by page.
+def parse_pdf(path: Path, date: str, settings: Settings) -> ParsedDocument:
+    """Read a PDF page by page, with OCR where a page needs it.
 
     Args:
         path: the file.
         date: fallback date (file mtime) when the PDF metadata has no creation date.
+        settings: ``ocr_enabled``, ``ocr_language``, ``ocr_dpi`` and the storage folder (OCR cache) are used.
 
     Returns:
-        Blocks in reading order with 1-based page numbers; warnings for a repaired file and for
-        skipped pages.
+        Blocks in reading order with 1-based page numbers; ``ocr_pages`` lists the pages read with OCR;
+        warnings for a repaired file, OCR'd pages and skipped pages.
 
     Raises:
-        DocumentReadError: damaged beyond repair, password-protected, no pages, no extractable text
-            (scanned images), or every page unreadable.
+        DocumentReadError: damaged beyond repair, password-protected, no pages, no text even with OCR
+            (or OCR needed but Tesseract missing: the message names the apt packages), or every page unreadable.
     """
     doc = _open(path)
     with doc:
@@ -234,17 +315,20 @@ def parse_pdf(path: Path, date: str) -> ParsedDocument:
         if doc.is_repaired:
             warnings.append("the PDF was damaged and has been repaired; some content may be missing")
         meta = doc.metadata or {}
-        pages, skipped = _read_pages(doc, warnings)
+        pages, reading = _read_pages(doc, warnings, settings)
         total = doc.page_count
     if not any(p.lines or p.tables for p in pages):
-        if skipped:
+        if reading.ocr_missing:
+            raise DocumentReadError(f"{path.name}: {reading.ocr_missing}")
+        if reading.garbage:
             raise DocumentReadError(
                 f"{path.name}: every page is unreadable text (a font encoding problem). "
                 "Export the PDF again with embedded fonts or from the original document."
             )
+        tried = " and OCR found none on its images" if reading.ocr else ""
+        hint = "" if settings.ocr_enabled else f" (OCR is off: set RAG_OCR_ENABLED=1; it needs {OCR_PACKAGES})"
         raise DocumentReadError(
-            f"{path.name} has no extractable text (it may be scanned images; OCR is not supported). "
-            "Use a PDF with a text layer."
+            f"{path.name} has no extractable text{tried}{hint}. Use a PDF with a text layer or a clearer scan."
         )
     _strip_margins(pages)
     body_size = _body_size(pages)
@@ -260,4 +344,5 @@ def parse_pdf(path: Path, date: str) -> ParsedDocument:
         title=normalize_text(meta.get("title") or "") or first_heading,
         date=iso_date(meta.get("creationDate") or "") or iso_date(meta.get("modDate") or "") or date,
         warnings=tuple(warnings),
+        ocr_pages=tuple(reading.ocr),
     )

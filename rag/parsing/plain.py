@@ -1,13 +1,18 @@
-"""Plain text and Markdown: byte decoding (UTF-8/16, Shift_JIS, EUC-JP), paragraphs, headings, tables."""
+"""Plain text and Markdown: byte decoding (UTF-8/16, Shift_JIS, EUC-JP), paragraphs, headings, tables.
+
+A plain-text chat export (LINE, Slack, WhatsApp-style ``date time name: text`` lines) is read as turns.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from rag.errors import DocumentReadError
+from rag.parsing.dialogue import Dialogue, dialogue_document, parse_chat_lines
 from rag.parsing.tabular import render_markdown_table, split_markdown_row
 from rag.records import Block, ParsedDocument
-from rag.text_cleanup import GARBAGE_PAGE_THRESHOLD, garbage_ratio, normalize_text
+from rag.text_cleanup import GARBAGE_PAGE_THRESHOLD, garbage_ratio, looks_double_encoded, normalize_text
 
 _BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
 _HIRAGANA = re.compile(r"[\u3041-\u309f]")
@@ -34,6 +39,12 @@ def decode_text(data: bytes, name: str) -> str:
         DocumentReadError: the bytes are binary data or no known encoding reads them.
     """
     text = _decode(data)
+    if text is not None and garbage_ratio(text[:20000]) > GARBAGE_PAGE_THRESHOLD and looks_double_encoded(text[:20000]):
+        raise DocumentReadError(
+            f"{name} is garbled text (mojibake such as 'ã‚¤'): it was converted to UTF-8 twice, once from text that "
+            "already was UTF-8. Saving it again as UTF-8 does not help: take the original file, or open this one "
+            "as Western (Windows-1252) text and save it as UTF-8, then try again."
+        )
     if text is None or garbage_ratio(text[:20000]) > GARBAGE_PAGE_THRESHOLD:
         raise DocumentReadError(
             f"{name} does not contain readable text (binary data or an unknown encoding). "
@@ -78,12 +89,18 @@ def text_blocks(text: str) -> list[Block]:
 
 
 def parse_text(data: bytes, name: str, date: str) -> ParsedDocument:
-    """Read a plain-text file: normalized paragraphs.
+    """Read a plain-text file: normalized paragraphs, or the turns of a chat export.
 
     Raises:
         DocumentReadError: binary data, or nothing but whitespace.
     """
-    text = normalize_text(decode_text(data, name), keep_indent=True)
+    raw = decode_text(data, name)
+    # before normalizing: LINE exports separate time, name and text with tabs
+    if (chat := parse_chat_lines(raw.replace("\r\n", "\n").replace("\r", "\n"))) is not None:
+        preamble, turns = chat
+        doc = dialogue_document([Dialogue("", tuple(turns))], date)
+        return replace(doc, blocks=(Block(text=preamble), *doc.blocks)) if preamble else doc
+    text = normalize_text(raw, keep_indent=True)
     blocks = text_blocks(text)
     if not blocks:
         raise DocumentReadError(f"{name} contains no text. Add content to the file and try again.")

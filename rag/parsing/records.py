@@ -3,15 +3,20 @@
 ``settings.json_text_fields`` (``a.b`` reaches into nested objects) are joined into the record's text;
 ``settings.json_metadata_fields`` become flat block metadata. A field named like a chunk metadata key
 (``date``, ``source``, ``page`` ...) is stored as ``record_<name>`` so it cannot overwrite that key.
+
+Without configuration: a chat log (a list of turns with speakers, see ``rag.parsing.dialogue``) is read as
+turns, and when no record has a text field, each record is flattened to ``key: value`` lines (nested
+objects as ``a.b: value``). Text fields set explicitly (``RAG_JSON_TEXT_FIELDS``) still win.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 from rag.errors import DocumentReadError
+from rag.parsing.dialogue import dialogue_document, find_dialogues
 from rag.records import Block, ParsedDocument, Scalar
 from rag.settings import Settings
 from rag.text_cleanup import normalize_text
@@ -56,6 +61,28 @@ def _as_scalar(value: Any) -> Scalar | None:
     return None
 
 
+_FLAT_DEPTH = 12  # deeper values are written as compact JSON on their key's line
+
+
+def flatten_record(value: Any, key: str = "", depth: int = 0) -> list[str]:
+    """A JSON value as ``key: value`` lines; nested objects as ``a.b: value``, one line per list item."""
+    if isinstance(value, dict) and depth < _FLAT_DEPTH:
+        return [
+            line for k, v in value.items() for line in flatten_record(v, f"{key}.{k}" if key else str(k), depth + 1)
+        ]
+    if isinstance(value, list) and depth < _FLAT_DEPTH:
+        return [line for v in value for line in flatten_record(v, key, depth + 1)]
+    if value is None or value == "":
+        return []
+    if isinstance(value, float):
+        shown = f"{value:.4g}"
+    elif isinstance(value, str | bool | int):
+        shown = str(value)
+    else:
+        shown = json.dumps(value, ensure_ascii=False)
+    return [f"{key}: {shown}" if key else shown]
+
+
 def compact(text: str, settings: Settings) -> str:
     """Cut ``text`` at ``settings.json_cut_marker`` (if set) and cap it at ``json_max_chars`` (if > 0)."""
     if settings.json_cut_marker and (cut := text.find(settings.json_cut_marker)) >= 0:
@@ -65,11 +92,14 @@ def compact(text: str, settings: Settings) -> str:
     return text.strip()
 
 
-def record_blocks(records: Iterable[tuple[int, Any]], settings: Settings) -> tuple[list[Block], int]:
+def record_blocks(
+    records: Iterable[tuple[int, Any]], settings: Settings, *, flatten: bool = False
+) -> tuple[list[Block], int]:
     """Blocks from ``(record number, record)`` pairs.
 
     Every block carries ``record_no`` and every configured metadata field that occurs anywhere in
     the file (``""`` where a record lacks it), so metadata keys are the same on every record.
+    With ``flatten`` a record's text is all its fields as ``key: value`` lines instead of its text fields.
 
     Returns:
         The blocks (records without any text field are left out) and how many were left out.
@@ -81,7 +111,10 @@ def record_blocks(records: Iterable[tuple[int, Any]], settings: Settings) -> tup
         if isinstance(record, str):
             text, meta = record, dict[str, Scalar]()
         elif isinstance(record, dict):
-            text = "\n\n".join(t for f in settings.json_text_fields if (t := _as_text(_lookup(record, f)).strip()))
+            if flatten:
+                text = "\n".join(flatten_record(record))
+            else:
+                text = "\n\n".join(t for f in settings.json_text_fields if (t := _as_text(_lookup(record, f)).strip()))
             meta = {}
             for field in settings.json_metadata_fields:
                 value = _as_scalar(_lookup(record, field))
@@ -109,9 +142,31 @@ def record_blocks(records: Iterable[tuple[int, Any]], settings: Settings) -> tup
 def _no_text_error(name: str, sample: Any, settings: Settings) -> DocumentReadError:
     fields = sorted(sample) if isinstance(sample, dict) else []
     return DocumentReadError(
-        f"{name}: no record has a text field ({', '.join(settings.json_text_fields)}); "
-        f"the records have fields {fields}. Set RAG_JSON_TEXT_FIELDS to the field(s) holding the text."
+        f"{name}: no record has any text (text fields {', '.join(settings.json_text_fields)}); "
+        f"the records have fields {fields}. Add content, or set RAG_JSON_TEXT_FIELDS to the field(s) holding the text."
     )
+
+
+def _configured_fields_found(records: list[Any], settings: Settings) -> bool:
+    """True when text fields were set explicitly and some record has them (they then win over chat detection)."""
+    explicit = settings.json_text_fields != Settings().json_text_fields
+    return explicit and any(isinstance(r, dict) and _has_text(r, settings) for r in records)
+
+
+def _read_records(
+    name: str, whole: Any, numbered: list[tuple[int, Any]], date: str, settings: Settings, notes: list[str]
+) -> ParsedDocument:
+    """Records as a chat log (looked for in ``whole``), as configured text fields, or flattened."""
+    values = [record for _, record in numbered]
+    if not _configured_fields_found(values, settings) and (dialogues := find_dialogues(whole)):
+        return dialogue_document(dialogues, date, notes)
+    blocks, missing = record_blocks(numbered, settings)
+    if not blocks:
+        blocks, missing = record_blocks(numbered, settings, flatten=True)
+        if blocks:
+            notes.append(f"no record has a text field ({', '.join(settings.json_text_fields)}); "
+                         "each record was read as key: value lines")  # fmt: skip
+    return _finish(name, blocks, missing, values[0] if values else None, notes, date, settings)
 
 
 def _finish(
@@ -151,9 +206,16 @@ def parse_json(text: str, name: str, date: str, settings: Settings) -> ParsedDoc
         raise DocumentReadError(
             f"{name} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg}). Fix the file and try again."
         ) from err
-    records = _records_of(data, settings)
-    blocks, missing = record_blocks(enumerate(records, start=1), settings)
-    return _finish(name, blocks, missing, records[0] if records else None, [], date, settings)
+    except RecursionError as err:
+        raise _too_deep(name) from err
+    return _read_records(name, data, list(enumerate(_records_of(data, settings), start=1)), date, settings, [])
+
+
+def _too_deep(name: str) -> DocumentReadError:
+    return DocumentReadError(
+        f"{name} is nested too deeply to read (hundreds of levels of [ or {{). "
+        "Check that it is the intended file, or flatten its structure and try again."
+    )
 
 
 def parse_jsonl(text: str, name: str, date: str, settings: Settings) -> ParsedDocument:
@@ -163,27 +225,21 @@ def parse_jsonl(text: str, name: str, date: str, settings: Settings) -> ParsedDo
         DocumentReadError: no line is valid JSON, or no record has a text field.
     """
     bad: list[int] = []
-    first: list[Any] = []
-
-    def parsed() -> Iterator[tuple[int, Any]]:
-        # split("\n"), not splitlines(): JSON strings may hold U+2028 and other line separators
-        for number, line in enumerate(text.split("\n"), start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                bad.append(number)
-                continue
-            if not first:
-                first.append(record)
-            yield number, record
-
-    blocks, missing = record_blocks(parsed(), settings)
-    if bad and not first:
+    numbered: list[tuple[int, Any]] = []
+    # split("\n"), not splitlines(): JSON strings may hold U+2028 and other line separators
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            numbered.append((number, json.loads(line)))
+        except json.JSONDecodeError:
+            bad.append(number)
+        except RecursionError as err:
+            raise _too_deep(name) from err
+    if bad and not numbered:
         raise DocumentReadError(f"{name} is not JSON Lines: no line is a valid JSON value. Fix the file and try again.")
     notes = []
     if bad:
         shown = ", ".join(str(n) for n in bad[:5]) + (" ..." if len(bad) > 5 else "")
         notes.append(f"{len(bad)} line(s) are not valid JSON and were skipped (line {shown})")
-    return _finish(name, blocks, missing, first[0] if first else None, notes, date, settings)
+    return _read_records(name, [record for _, record in numbered], numbered, date, settings, notes)

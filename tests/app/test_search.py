@@ -117,3 +117,17 @@ def test_evaluation_tab_scores_answers_on_a_golden_file(app: AppTest, spec_pdf: 
     assert summary.loc["answers", "citation_validity"] == 1.0
     per_query = app.dataframe[1].value
     assert list(per_query["correct"]) == [True, False]
+
+
+def test_chat_hit_says_who_said_it_and_when(app: AppTest, tmp_path: Path) -> None:
+    folder = tmp_path / "chats"
+    folder.mkdir()
+    turns = [
+        {"interlocutor_id": "AB", "text": "海外赴任の経験はありますか?", "timestamp": "2022-08-06T15:17:10.5"},
+        {"interlocutor_id": "AA", "text": "イギリスに三年間駐在していました。", "timestamp": "2022-08-06T15:18:02.3"},
+    ]
+    chat = {"dialogue_id": 4, "utterances": turns}
+    (folder / "chat.json").write_text(json.dumps(chat, ensure_ascii=False), encoding="utf-8")
+    index_folder(app, folder)
+    search(app, "イギリス 駐在")
+    assert "発言者と時刻: AB, AA · 2022-08-06 15:17 – 15:18" in texts(app)

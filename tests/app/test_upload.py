@@ -8,6 +8,7 @@ from app_driver import ok, texts, upload
 from streamlit.testing.v1 import AppTest
 
 from rag.embedding import MINILM_OFFLINE
+from rag.parsing.kinds import SUPPORTED_EXTENSIONS
 
 
 def test_first_page_shows_upload_and_a_sidebar_that_says_what_is_live(app: AppTest, storage: Path) -> None:
@@ -18,18 +19,7 @@ def test_first_page_shows_upload_and_a_sidebar_that_says_what_is_live(app: AppTe
     assert "リランカー: オフ" in sidebar
     assert str(storage.resolve()) in sidebar
     assert "インデックス版: –" in sidebar  # nothing indexed yet, and no model was loaded to say so
-    assert app.file_uploader[0].allowed_type == [
-        ".pdf",
-        ".txt",
-        ".md",
-        ".docx",
-        ".html",
-        ".htm",
-        ".csv",
-        ".xlsx",
-        ".json",
-        ".jsonl",
-    ]
+    assert app.file_uploader[0].allowed_type == list(SUPPORTED_EXTENSIONS)  # one list: rag.parsing.kinds
 
 
 def test_language_switch_turns_every_label_english(app: AppTest) -> None:

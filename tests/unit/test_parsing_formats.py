@@ -158,8 +158,15 @@ def test_json_single_object_and_wrapped_list(tmp_path: Path) -> None:
     assert [b.text for b in wrapped.blocks] == ["一", "二"]
 
 
-def test_json_without_text_fields_says_which_setting(tmp_path: Path) -> None:
-    path = make_json(tmp_path / "odd.json", [{"question": "q", "answer": "a"}])
+def test_json_without_text_fields_is_read_as_key_value_lines(tmp_path: Path) -> None:
+    path = make_json(tmp_path / "odd.json", [{"question": "q1", "answer": {"short": "a1", "score": 0.123456}}])
+    doc = parse_file(path, SETTINGS)
+    assert [b.text for b in doc.blocks] == ["question: q1\nanswer.short: a1\nanswer.score: 0.1235"]
+    assert any("read as key: value lines" in w for w in doc.warnings)
+
+
+def test_json_records_without_any_text_say_which_setting(tmp_path: Path) -> None:
+    path = make_json(tmp_path / "empty.json", [{"question": "", "answer": None}])
     with pytest.raises(DocumentReadError, match=r"RAG_JSON_TEXT_FIELDS.*") as info:
         parse_file(path, SETTINGS)
     assert "answer" in str(info.value) and "question" in str(info.value)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -140,13 +141,13 @@ def test_pdf_missing_its_tail_is_repaired_with_warning(tmp_path: Path, spec_pdf:
     assert doc.blocks
 
 
-def test_garbage_font_page_skipped_with_warning(tmp_path: Path) -> None:
+def test_garbage_font_page_skipped_with_warning_when_ocr_is_off(tmp_path: Path) -> None:
     pages = [
         PdfPage(paragraphs=[JA_PARAGRAPHS[0]]),
         PdfPage(paragraphs=["Broken font text that extracts as private use glyphs only."], garbage=True),
         PdfPage(paragraphs=[JA_PARAGRAPHS[1]]),
     ]
-    doc = parse_file(make_pdf(tmp_path / "broken.pdf", pages), SETTINGS)
+    doc = parse_file(make_pdf(tmp_path / "broken.pdf", pages), replace(SETTINGS, ocr_enabled=False))
     assert "page 2: mostly unreadable text (possible font encoding problem), skipped" in doc.warnings
     assert {b.page for b in doc.blocks} == {1, 3}
     assert not any("\ue000" <= ch <= "\uf8ff" for b in doc.blocks for ch in b.text)
@@ -155,7 +156,7 @@ def test_garbage_font_page_skipped_with_warning(tmp_path: Path) -> None:
 def test_all_pages_garbage_is_an_error(tmp_path: Path) -> None:
     pages = [PdfPage(paragraphs=["Nothing here is readable at all."], garbage=True)] * 2
     with pytest.raises(DocumentReadError, match="unreadable"):
-        parse_file(make_pdf(tmp_path / "allbroken.pdf", pages), SETTINGS)
+        parse_file(make_pdf(tmp_path / "allbroken.pdf", pages), replace(SETTINGS, ocr_enabled=False))
 
 
 def test_pdf_without_text_layer_is_an_error(tmp_path: Path) -> None:
@@ -164,5 +165,5 @@ def test_pdf_without_text_layer_is_an_error(tmp_path: Path) -> None:
     doc = pymupdf.open()
     doc.new_page().draw_circle((200, 200), 50)
     doc.save(str(tmp_path / "scan.pdf"))
-    with pytest.raises(DocumentReadError, match="no extractable text"):
-        parse_file(tmp_path / "scan.pdf", SETTINGS)
+    with pytest.raises(DocumentReadError, match="no extractable text and OCR found none"):
+        parse_file(tmp_path / "scan.pdf", replace(SETTINGS, storage_dir=tmp_path))

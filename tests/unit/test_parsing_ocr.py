@@ -1,0 +1,126 @@
+"""OCR with the real Tesseract: image-only PDFs made here are read, searchable, cached, and flagged as OCR text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import pymupdf
+import pytest
+from docmaker import PdfPage, make_pdf
+
+from rag.errors import DocumentReadError
+from rag.parsing import ocr, parse_file
+from rag.service import RagService
+from rag.settings import Settings
+
+JA_LINES = ("TEE_Mallocはヒープからメモリを確保する関数である。", "失敗した場合は戻り値を必ず確認すること。")
+EN_LINES = ("The secure world keeps every signing key inside the enclave.", "Rotate the keys every ninety days.")
+
+
+def make_scan(path: Path, pages: Sequence[Sequence[str]], *, footer: str = "") -> Path:
+    """An image-only PDF: each page's lines are drawn, rendered to a grey image, and only the image is kept.
+
+    ``footer`` is added as real text under the image, as scanners and slide exports stamp one.
+    """
+    scan = pymupdf.open()
+    for lines in pages:
+        source = pymupdf.open()
+        page = source.new_page(width=595, height=842)
+        for n, line in enumerate(lines):
+            font = "helv" if line.isascii() else "japan"
+            page.insert_text((56, 100 + 36 * n), line, fontname=font, fontsize=14)
+        image = page.get_pixmap(dpi=200, colorspace=pymupdf.csGRAY)
+        target = scan.new_page(width=595, height=842)
+        target.insert_image(pymupdf.Rect(0, 0, 595, 800), pixmap=image)
+        if footer:
+            target.insert_text((250, 825), footer, fontname="helv", fontsize=8)
+    scan.save(str(path))
+    return path
+
+
+@pytest.fixture
+def ocr_settings(tmp_path: Path) -> Settings:
+    return replace(Settings(), storage_dir=tmp_path / "storage")
+
+
+def _text(doc) -> str:  # type: ignore[no-untyped-def]
+    return "\n".join(b.text for b in doc.blocks)
+
+
+def test_image_only_pdf_is_read_with_ocr(tmp_path: Path, ocr_settings: Settings) -> None:
+    doc = parse_file(make_scan(tmp_path / "scan.pdf", [JA_LINES, EN_LINES]), ocr_settings)
+    text = _text(doc)
+    assert "ヒープからメモリを確保する関数" in text and "戻り値を必ず確認" in text
+    assert "signing key inside the enclave" in text and "ninety days" in text
+    assert doc.ocr_pages == (1, 2)
+    assert all(b.metadata.get("ocr") is True for b in doc.blocks)
+    assert any("read with OCR" in w for w in doc.warnings)
+
+
+def test_page_of_images_with_a_text_footer_is_ocr_read(tmp_path: Path, ocr_settings: Settings) -> None:
+    path = make_scan(tmp_path / "slides.pdf", [EN_LINES, JA_LINES], footer="CC BY 4.0 Example Survey")
+    doc = parse_file(path, ocr_settings)
+    assert doc.ocr_pages == (1, 2)
+    assert "ninety days" in _text(doc) and "戻り値を必ず確認" in _text(doc)
+
+
+def test_pages_with_a_text_layer_are_not_ocr_read(tmp_path: Path, ocr_settings: Settings) -> None:
+    doc = parse_file(make_pdf(tmp_path / "text.pdf", [JA_LINES[0], EN_LINES[0]]), ocr_settings)
+    assert doc.ocr_pages == ()
+    assert not any("ocr" in b.metadata for b in doc.blocks)
+
+
+def test_unreadable_font_page_is_ocr_read(tmp_path: Path, ocr_settings: Settings) -> None:
+    pages = [PdfPage(paragraphs=[JA_LINES[0]]), PdfPage(paragraphs=[EN_LINES[1]], garbage=True)]
+    doc = parse_file(make_pdf(tmp_path / "broken.pdf", pages), ocr_settings)
+    assert doc.ocr_pages == (2,)
+    assert [b.text for b in doc.blocks if b.page == 2] == [EN_LINES[1]]
+
+
+def test_ocr_readings_are_cached_by_page_content(
+    tmp_path: Path, ocr_settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = parse_file(make_scan(tmp_path / "a.pdf", [EN_LINES]), ocr_settings)
+
+    def no_tesseract(*args: object, **kwargs: object) -> bytes:
+        raise AssertionError("Tesseract ran on a page already read")
+
+    monkeypatch.setattr(pymupdf.Pixmap, "pdfocr_tobytes", no_tesseract)
+    again = parse_file(make_scan(tmp_path / "copy.pdf", [EN_LINES]), ocr_settings)
+    assert _text(again) == _text(first) and again.ocr_pages == (1,)
+
+
+def test_missing_tesseract_names_the_apt_packages(
+    tmp_path: Path, ocr_settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TESSDATA_PREFIX", raising=False)
+    monkeypatch.setattr(ocr.shutil, "which", lambda name: None)
+    ocr.tessdata_dir.cache_clear()
+    try:
+        with pytest.raises(
+            DocumentReadError, match="apt-get install tesseract-ocr tesseract-ocr-jpn tesseract-ocr-eng"
+        ):
+            parse_file(make_scan(tmp_path / "scan.pdf", [EN_LINES]), ocr_settings)
+    finally:
+        ocr.tessdata_dir.cache_clear()
+
+
+def test_scanned_pdf_is_searchable_in_both_languages(
+    tmp_path: Path, settings: Settings, minilm_embedder: object
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    make_scan(folder / "scan.pdf", [JA_LINES, EN_LINES])
+    (folder / "other.md").write_text(
+        "# 議事録\n\n来月のリリースでは暗号化モジュールの更新を優先する。\n", encoding="utf-8"
+    )
+    service = RagService(settings, embedder=minilm_embedder)  # type: ignore[arg-type]
+    report = service.index_paths([folder])
+    assert {f.source: f.ocr_pages for f in report.files}["docs/scan.pdf"] == (1, 2)
+    for query, page in (("メモリを確保する関数", 1), ("signing key enclave", 2)):
+        hit = service.search(query, top_k=1)[0]
+        assert (hit.chunk.source, hit.chunk.page, hit.chunk.extra.get("ocr")) == ("docs/scan.pdf", page, True)
+    per_source = {s.source: s.ocr_pages for s in service.stats().per_source}
+    assert per_source == {"docs/scan.pdf": (1, 2), "docs/other.md": ()}
