@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from rag.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote, closed_sentence_spans
 from rag.claims import ClaimCheck, check_claim, facts_of
-from rag.faithfulness import content_tokens, markers_of, says_unknown, strip_markers
+from rag.faithfulness import SUPPORT_THRESHOLD, content_tokens, markers_of, says_unknown, strip_markers
 from rag.records import Citation, ClaimVerdict
 
 SHORT_CLAIM_TOKENS = 3
@@ -118,9 +118,11 @@ def _judge(
         if check.supported:
             return ClaimVerdict(claim, "verified", (n,)), n, check
         first_failure = first_failure or check
-    # the model cited the wrong passage, or none: a passage it did not choose must support the claim more strongly
+    # the model cited the wrong passage, or none: a passage it did not choose must support the claim more strongly,
+    # unless the claim states facts (numbers, names, identifiers): those must all be found there, which is stronger
+    threshold = SUPPORT_THRESHOLD if facts_of(claim) else ATTRIBUTION_THRESHOLD
     others = [p for p in passages if p.n not in cited]
-    checks = [(p.n, check_claim(claim, p.chunk.text, context=context, threshold=ATTRIBUTION_THRESHOLD)) for p in others]
+    checks = [(p.n, check_claim(claim, p.chunk.text, context=context, threshold=threshold)) for p in others]
     supported = [(n, c) for n, c in checks if c.supported]
     if supported:
         n, check = max(supported, key=lambda item: (item[1].support, -item[0]))

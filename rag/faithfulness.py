@@ -23,7 +23,9 @@ _SCRIPT_RUN = re.compile(f"[{_KANJI}]+|[{_KATAKANA}]+|[{_HIRAGANA}]+")
 _HIRAGANA_RUN = re.compile(f"[{_HIRAGANA}]+")
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _MARKER = re.compile(r"\[\d+\]")
-_SENTENCE_END = re.compile(r"(?<=[。！？!?])\s*|(?<=[.;])\s+(?=[\"'(\[A-Z0-9\u3040-\u9fff])|\n+")
+_SENTENCE_END = re.compile(r"(?<=[。！？!?])\s*|(?<=[.;])\s+(?=[\"'(\[A-Z0-9\u3040-\u9fff])")
+_LINE_BREAK = re.compile(r"[ \t\u3000]*\n\s*")
+_JA_LETTER = re.compile("[\u3041-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff々ー]")
 _STOP_WORDS = frozenset(
     "a an the and or but if then than of to in on at by for with from into onto as is are was were be been being "
     "it its this that these those there here which who whom whose what when where why how not no nor so such "
@@ -86,7 +88,28 @@ def similarity(a: str, b: str) -> float:
 
 def split_sentences(text: str) -> list[str]:
     """Split text into sentences (Japanese 。！？, English . ! ? ; and line breaks), stripped, empties dropped."""
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    sentences: list[str] = []
+    for piece in _SENTENCE_END.split(text):
+        sentences += [s.strip() for s in _split_lines(piece) if s and s.strip()]
+    return sentences
+
+
+def _split_lines(text: str) -> list[str]:
+    """``text`` cut at its line breaks, except a break inside Japanese text.
+
+    A PDF or slide wraps Japanese mid-sentence ("…取\n得する", even "であれ\n\nば、"): a break with a kana or kanji
+    (or 、) before it and a kana or kanji after it joins the lines; a bullet (・) or anything else after it starts anew.
+    """
+    pieces: list[str] = []
+    start = 0
+    for match in _LINE_BREAK.finditer(text):
+        before, after = text[match.start() - 1 : match.start()], text[match.end() : match.end() + 1]
+        if (before == "、" or _JA_LETTER.match(before)) and _JA_LETTER.match(after):
+            continue
+        pieces.append(text[start : match.start()])
+        start = match.end()
+    pieces.append(text[start:])
+    return pieces
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:

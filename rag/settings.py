@@ -76,7 +76,10 @@ class Settings:
     chunk_overlap: int = 120
     chunk_min_chars: int = 10
     chunk_size_by_doc_type: dict[str, int] = field(default_factory=dict)
-    near_duplicate_cosine: float = 0.95
+    # Chunks this similar are one passage (stored once, or collapsed in results with both sources kept). 0.95 merged
+    # different slides of the OCR'd survey deck (p.4's head-count chart into p.3's company-size chart: 12 of 50 slides
+    # lost with their numbers); 0.99 keeps all 50 and still joins the same text in two files.
+    near_duplicate_cosine: float = 0.99
     max_file_mb: int = 200
     # OCR (Tesseract via PyMuPDF) of scanned and image-only PDF pages; languages are "+"-joined Tesseract names
     ocr_enabled: bool = True
