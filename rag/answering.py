@@ -280,7 +280,8 @@ def finish_answer(
     if backend_name == EXTRACTIVE:
         return _extractive(question, passages)
     if stream is not None and stream.error is not None:
-        return _fallback(question, passages, backend_name, _TEXT["llm_failed"][language].format(error=stream.error))
+        message = _TEXT["llm_failed"][language].format(error=stream.error)
+        return _fallback(question, passages, backend_name, message, llm_error=str(stream.error))
     body, followups = split_followups(stream.raw_text if stream is not None else text)
     body, dropped = drop_invalid_markers(body, len(passages))
     if not body.strip():
@@ -328,7 +329,7 @@ def answer_question(backend: LLMBackend, question: str, hits: Sequence[Hit], set
         reply = backend.chat(build_messages(question, passages))
     except LLMError as err:
         message = _TEXT["llm_failed"][detect_language(question)].format(error=err)
-        return _fallback(question, passages, backend.name, message)
+        return _fallback(question, passages, backend.name, message, llm_error=str(err))
     return finish_answer(question, passages, reply, backend.name)
 
 
@@ -337,9 +338,11 @@ def _no_basis(language: Language, backend_name: str) -> Answer:
     return Answer(answer=text, no_basis=True, backend=backend_name, message=text)
 
 
-def _fallback(question: str, passages: Sequence[Passage], backend_name: str, message: str) -> Answer:
+def _fallback(
+    question: str, passages: Sequence[Passage], backend_name: str, message: str, *, llm_error: str = ""
+) -> Answer:
     citations = tuple(passage_citation(p, question) for p in passages[:FALLBACK_PASSAGES])
-    return Answer(answer="", citations=citations, backend=backend_name, message=message)
+    return Answer(answer="", citations=citations, backend=backend_name, message=message, llm_error=llm_error)
 
 
 def _extractive(question: str, passages: Sequence[Passage]) -> Answer:

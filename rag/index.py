@@ -84,22 +84,34 @@ class Index:
     # ---- the writer --------------------------------------------------------------------------------------
 
     @contextmanager
-    def writer(self) -> Iterator[None]:
-        """Exclusive write access across threads and processes; recovers a crashed run first."""
-        with self._thread_lock:
+    def writer(self, *, wait_s: float = WRITER_LOCK_TIMEOUT_S) -> Iterator[None]:
+        """Exclusive write access across threads and processes; recovers a crashed run first.
+
+        Args:
+            wait_s: how long to wait for another writer to finish; 0 does not wait at all.
+
+        Raises:
+            IndexBusyError: another writer still held the lock after ``wait_s``.
+        """
+        busy = IndexBusyError(
+            f"Another process has been writing to {self.settings.storage} for over {wait_s:.0f} s. "
+            "Wait for it to finish, then try again."
+        )
+        if not self._thread_lock.acquire(timeout=wait_s if wait_s > 0 else 0.0):
+            raise busy
+        try:
             try:
-                self._file_lock.acquire(timeout=WRITER_LOCK_TIMEOUT_S)
+                self._file_lock.acquire(timeout=wait_s)
             except Timeout as err:
-                raise IndexBusyError(
-                    f"Another process has been writing to {self.settings.storage} for over "
-                    f"{WRITER_LOCK_TIMEOUT_S:.0f} s. Wait for it to finish, then try again."
-                ) from err
+                raise busy from err
             try:
                 if self.manifest.get_meta("dirty") == "1":
                     self._recover()
                 yield
             finally:
                 self._file_lock.release()
+        finally:
+            self._thread_lock.release()
 
     def _mark_dirty(self, dirty: bool) -> None:
         with self.manifest.transaction() as db:
@@ -142,7 +154,7 @@ class Index:
             pending: list[PreparedFile] = []
             for file in found.files:
                 run.report("parsing", file.source)
-                result = prepare_file(file, self.manifest.source(file.source), self.settings, self.tokenizer)
+                result = self._prepare(file)
                 if isinstance(result, FileOutcome):
                     run.finish_file(result)
                     if result.status == "failed":
@@ -177,17 +189,18 @@ class Index:
             report = IndexReport(report.files + part.files, report.embedded + part.embedded, part.index_version)
         return report
 
-    def save_uploads(self, files: Sequence[tuple[str, bytes]]) -> list[Path]:
-        self.uploads_dir.mkdir(parents=True, exist_ok=True)
-        saved: list[Path] = []
-        for name, data in files:
-            safe = nfc(Path(name).name) or "upload"
-            target = self.uploads_dir / safe
-            tmp = target.with_name(f".{safe}.part")
-            tmp.write_bytes(data)
-            tmp.replace(target)
-            saved.append(target)
-        return saved
+    def _prepare(self, file: SourceFile) -> PreparedFile | FileOutcome:
+        """``prepare_file`` behind a bulkhead: whatever one file makes a reader raise becomes that file's outcome.
+
+        Parsers are third-party code fed untrusted files: a RecursionError from deep nesting, lxml's limits, a
+        MemoryError are not ours to predict one by one, and one such file must not cost the batch its report.
+        The traceback goes to the log (for a bug report), the person gets what happened and what to do.
+        """
+        try:
+            return prepare_file(file, self.manifest.source(file.source), self.settings, self.tokenizer)
+        except Exception as err:  # the bulkhead: recorded as this file's failure, logged in full
+            log.exception("Reading %s failed unexpectedly", file.path)
+            return FileOutcome(file.source, "failed", error=unreadable_message(err))
 
     def remove_sources(self, sources: Sequence[str]) -> int:
         keys = [nfc(s) for s in sources]
@@ -286,36 +299,48 @@ class Index:
 
     # ---- keyword index -----------------------------------------------------------------------------------
 
-    def _rebuild_keyword(self) -> None:
-        ids, tokens = self.manifest.all_tokens()
-        index = KeywordIndex.build(ids, tokens, k1=self.settings.bm25_k1, b=self.settings.bm25_b)
+    def _rebuild_keyword(self) -> KeywordIndex:
+        index = self._keyword_from_manifest()
         index.save(self.settings.storage / "bm25", version=self._keyword_stamp())
         with self._keyword_lock:
             self._keyword = index
+        return index
 
     def _keyword_stamp(self) -> str:
         """What a saved BM25 index must match to be reused: the index version and the BM25 parameters."""
         return f"{self.manifest.index_version} k1={self.settings.bm25_k1:g} b={self.settings.bm25_b:g}"
 
     def keyword_index(self) -> KeywordIndex:
-        """The BM25 index matching the manifest's version (reloaded when another process rebuilt it)."""
-        version = self._keyword_stamp()
+        """The BM25 index to search: the one matching the manifest's version, reloaded when another process
+        rebuilt it. Readers never wait for a writer: while one is between its manifest commit and its BM25 rebuild,
+        the previous BM25 is served (a hit it names that the manifest no longer lists is dropped by the reader).
+        """
+        stamp = self._keyword_stamp()
         with self._keyword_lock:
             current = self._keyword
-        if current is not None and current.version == version:
+        if current is not None and current.version == stamp:
             return current
-        directory = self.settings.storage / "bm25"
         try:
-            loaded = KeywordIndex.load(directory)
-        except (IndexError_, OSError, ValueError):  # missing or unreadable: rebuilt from the manifest below
-            loaded = None
-        if loaded is None or loaded.version != version:
-            with self.writer():
-                self._rebuild_keyword()
-            return self.keyword_index()
+            with self.writer(wait_s=0):
+                served = self._load_keyword()
+                if served is None or served.version != self._keyword_stamp():
+                    served = self._rebuild_keyword()  # behind and nobody writing: a crash or new BM25 parameters
+        except IndexBusyError:
+            served = current or self._load_keyword() or self._keyword_from_manifest()
         with self._keyword_lock:
-            self._keyword = loaded
-        return loaded
+            self._keyword = served
+        return served
+
+    def _load_keyword(self) -> KeywordIndex | None:
+        try:
+            return KeywordIndex.load(self.settings.storage / "bm25")
+        except (IndexError_, OSError, ValueError):  # missing or unreadable: rebuilt from the manifest instead
+            return None
+
+    def _keyword_from_manifest(self) -> KeywordIndex:
+        """A BM25 index of what the manifest commits now, in memory only (no BM25 was saved yet to fall back on)."""
+        ids, tokens = self.manifest.all_tokens()
+        return KeywordIndex.build(ids, tokens, k1=self.settings.bm25_k1, b=self.settings.bm25_b)
 
     # ---- inspection --------------------------------------------------------------------------------------
 
@@ -359,11 +384,29 @@ class Index:
             if ok
             else (
                 f"{len(missing)} chunk(s) missing from Chroma, {len(orphans)} orphan(s) in Chroma, "
-                f"{len(keyword_ids ^ manifest_ids)} BM25 difference(s). Re-run indexing to repair."
+                f"{len(keyword_ids ^ manifest_ids)} BM25 difference(s). Run `python -m rag check --repair` to repair."
             )
         )
         return ConsistencyReport(ok, len(manifest_ids), len(vector_ids), len(keyword_ids), missing[:20], orphans[:20],
                                  keyword.version, self.manifest.index_version, message)  # fmt: skip
+
+    def repair(self) -> ConsistencyReport:
+        """Make Chroma and BM25 agree with the manifest (the truth): delete Chroma's orphans, embed the chunks it
+        lacks from their stored text, rebuild BM25. Returns the consistency afterwards.
+
+        Raises:
+            IndexBusyError: another process is writing and did not finish within the lock timeout.
+        """
+        with self.writer():
+            manifest_ids = self.manifest.all_chunk_ids()
+            vector_ids = self.vectors.all_ids()
+            self.vectors.delete(vector_ids - manifest_ids)
+            missing = list(self.manifest.chunks_by_id(sorted(manifest_ids - vector_ids)).values())
+            if missing:
+                self._check_model(self.embedder)
+                self.vectors.upsert(missing, self.embedder.embed_passages([c.text for c in missing]))
+            self._rebuild_keyword()
+        return self.check_consistency()
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,6 +458,18 @@ class _Run:
         elapsed = time.monotonic() - self.started
         eta = elapsed / done * (self.total - done) if done else None
         self.progress(IndexProgress(done, self.total, current, stage, elapsed, eta, self.embedded))
+
+
+def unreadable_message(err: Exception) -> str:
+    """What a person reads when a file made its reader fail in a way the engine has no specific message for."""
+    what = {
+        RecursionError: "it is nested too deeply",
+        MemoryError: "it needs more memory than this machine has free",
+    }.get(type(err), f"the reader stopped ({type(err).__name__}: {str(err)[:160]})")
+    return (
+        f"Could not read this file: {what}. The other files were indexed. If it opens in its own application, "
+        "save it again in a simpler form (PDF, plain text, or smaller parts) and index it again."
+    )
 
 
 def _source_row(prepared: PreparedFile, chunks: Sequence, version: str, warnings: tuple[str, ...]) -> SourceRow:  # type: ignore[type-arg]

@@ -146,6 +146,7 @@ class Answer:
     backend: str = ""
     unsupported_sentences: tuple[str, ...] = ()
     message: str = ""
+    llm_error: str = ""  # the backend failed (the citations are then the evidence found, with no answer)
 
 
 @dataclass(frozen=True, slots=True)
