@@ -37,7 +37,7 @@ def test_language_switch_turns_every_label_english(app: AppTest) -> None:
     ok(app.run())
     assert app.title[0].value == "Upload documents"
     assert "Live: extractive" in texts(app.sidebar)
-    app.switch_page("pages/index_stats.py")
+    app.switch_page("app_pages/index_stats.py")
     ok(app.run())
     assert app.title[0].value == "Index statistics"  # the choice holds on every page
 
@@ -60,7 +60,7 @@ def test_uploads_are_indexed_with_a_result_per_file_and_counted_in_stats(app: Ap
     upload(app, [(spec_pdf.name, spec_pdf.read_bytes(), "application/pdf")])  # the same file again
     assert list(app.dataframe[0].value["状態"]) == ["変更なし"]
 
-    app.switch_page("pages/index_stats.py")
+    app.switch_page("app_pages/index_stats.py")
     ok(app.run())
     metrics = {m.label: m.value for m in app.metric}
     assert metrics["ソース"] == "2" and metrics["ページ"] == "3"
