@@ -131,3 +131,22 @@ def store_ids(storage: Path) -> StoreIds:
         chroma |= set(client.get_collection(collection.name).get(include=[])["ids"])
     bm25 = frozenset(KeywordIndex.load(storage / "bm25").ids)
     return StoreIds(manifest, frozenset(chroma), bm25)
+
+
+def make_docs(folder: Path, files: int = 6) -> Path:
+    folder.mkdir(parents=True)
+    for i in range(files):
+        paragraphs = [f"Section {i}.{p}: device {i} reports status code {100 * i + p} after {p + 2} retries, "
+                      f"and the operator logs event {i}-{p} in the shift book before the next check."
+                      for p in range(12)]  # fmt: skip
+        (folder / f"report_{i}.md").write_text(f"# Report {i}\n\n" + "\n\n".join(paragraphs), encoding="utf-8")
+    return folder
+
+
+def edit(docs: Path, n: int) -> None:
+    """Change one file so the next run has something to write."""
+    files = sorted(docs.iterdir())
+    target = files[n % len(files)]
+    target.write_text(
+        target.read_text(encoding="utf-8") + f"\n\nRevision {n}: the check interval is {n + 5} minutes.\n"
+    )

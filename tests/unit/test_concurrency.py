@@ -15,8 +15,7 @@ import pytest
 
 from rag.index import Index
 from rag.service import RagService
-from tests.crash_driver import IndexRunner, cli_env, store_ids
-from tests.unit.test_crash_safety import make_docs
+from tests.crash_driver import IndexRunner, cli_env, make_docs, store_ids
 
 READERS = 8
 
