@@ -78,6 +78,7 @@ class Settings:
     chunk_size_by_doc_type: dict[str, int] = field(default_factory=dict)
     near_duplicate_cosine: float = 0.95
     max_file_mb: int = 200
+    mask_pii: bool = False  # mask e-mail, phone, postal code, card number, My Number before embedding (rag.pii)
     doc_type_rules: dict[str, str] = field(default_factory=_default_doc_type_rules)
     entity_patterns: dict[str, str] = field(default_factory=_default_entity_patterns)
     # JSON / JSONL records: which fields become text, which become metadata, and compaction rules
