@@ -177,7 +177,7 @@ def _remove(service, args) -> int:  # type: ignore[no-untyped-def]
         names = ", ".join(args.sources)
         print(f"refusing to delete {len(args.sources)} source(s) without --yes: {names}", file=sys.stderr)
         return 2
-    removed = service.remove_sources(args.sources)
+    removed = service.remove_sources(args.sources, confirmed_by="with --yes on the command line")
     print(f"removed {len(args.sources)} source(s), {removed} chunks")
     return 0
 

@@ -169,7 +169,7 @@ class Index:
             vanished = self._vanished_sources(found.folders, {f.source for f in found.files})
             if vanished:
                 run.removed = vanished
-                self._delete_sources(run, vanished)
+                self._delete_sources(run, vanished, "files no longer in the indexed folder")
             if run.changed:
                 run.report("finishing", "")
                 self._rebuild_keyword()
@@ -202,12 +202,12 @@ class Index:
             log.exception("Reading %s failed unexpectedly", file.path)
             return FileOutcome(file.source, "failed", error=unreadable_message(err))
 
-    def remove_sources(self, sources: Sequence[str]) -> int:
+    def remove_sources(self, sources: Sequence[str], *, confirmed_by: str = "") -> int:
         keys = [nfc(s) for s in sources]
         with self.writer():
             self._require_known(keys)
             run = _Run(self, 0, None)
-            removed = self._delete_sources(run, keys)
+            removed = self._delete_sources(run, keys, f"deletion confirmed {confirmed_by}" if confirmed_by else "")
             self._rebuild_keyword()
             self._mark_dirty(False)
         return removed
@@ -286,13 +286,14 @@ class Index:
                 vanished.append(row.source)
         return vanished
 
-    def _delete_sources(self, run: _Run, sources: Sequence[str]) -> int:
+    def _delete_sources(self, run: _Run, sources: Sequence[str], why: str) -> int:
+        """Delete sources from all three stores; the version history records them and ``why``."""
         self._mark_dirty(True)
         removed: list[str] = []
         with self.manifest.transaction() as db:
             for source in sources:
                 removed += self.manifest.delete_source(db, source)
-            self.manifest.bump_version(db, "remove", ", ".join(sources))
+            self.manifest.bump_version(db, "remove", f"{', '.join(sources)} ({why})" if why else ", ".join(sources))
         self.vectors.delete(removed)
         run.changed = True
         return len(removed)

@@ -108,13 +108,18 @@ class RagService:
         """Re-read sources (all when None) from their recorded paths; unchanged ones cost nothing."""
         return self._changed(self.index.reindex(sources, progress=progress))
 
-    def remove_sources(self, sources: Sequence[str]) -> int:
+    def remove_sources(self, sources: Sequence[str], *, confirmed_by: str = "") -> int:
         """Delete sources from the manifest, Chroma and BM25. Returns the number of chunks removed.
+
+        Args:
+            sources: the source names.
+            confirmed_by: how the person confirmed it (``"with --yes"``, ``"in the dashboard"``); the version
+                history records it with the deletion.
 
         Raises:
             SourceNotFoundError: a named source is not indexed (nothing is removed then).
         """
-        removed = self.index.remove_sources(sources)
+        removed = self.index.remove_sources(sources, confirmed_by=confirmed_by)
         self.quiz_pool.invalidate()
         return removed
 

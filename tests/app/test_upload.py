@@ -8,6 +8,7 @@ from app_driver import ok, texts, upload
 from streamlit.testing.v1 import AppTest
 
 from rag.embedding import MINILM_OFFLINE
+from rag.service import RagService
 
 
 def test_first_page_shows_upload_and_a_sidebar_that_says_what_is_live(app: AppTest, storage: Path) -> None:
@@ -103,6 +104,8 @@ def test_folder_indexing_then_delete_only_after_confirmation(app: AppTest, spec_
     ok(app.run())
     assert "1 件のソースを削除しました" in texts(app)
     assert app.multiselect(key="upload_selected").options == ["docs/メモリ仕様.pdf"]
+    deletion = RagService().version_history(1)[0]  # the deletion and how it was confirmed are on record
+    assert deletion.action == "remove" and deletion.detail == "docs/readme.txt (deletion confirmed in the dashboard)"
 
     app.button(key="upload_reindex").click()
     ok(app.run())

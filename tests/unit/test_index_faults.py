@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import rag.parsing
+from rag.cli import main as cli_main
 from rag.records import IndexProgress
 from rag.service import RagService
 
@@ -118,3 +119,21 @@ def test_a_search_during_a_write_does_not_wait_for_the_writer(settings, minilm_e
         writing.join(60)
     assert reader.search("Hotel costs per night")[0].chunk.source.endswith("travel.md")
     assert reader.check_consistency().ok
+
+
+def test_a_deletion_is_refused_without_yes_and_recorded_with_how_it_was_confirmed(
+    settings, minilm_embedder, docs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    RagService(settings, embedder=minilm_embedder).index_paths([docs / "tee_manual.md"])
+    for name, value in {"RAG_STORAGE_DIR": str(settings.storage), "RAG_MODEL_DIR": str(settings.models),
+                        "RAG_EMBEDDING_MODEL": settings.embedding_model}.items():  # fmt: skip
+        monkeypatch.setenv(name, value)
+
+    refused = cli_main(["remove", "tee_manual.md"])
+    kept = RagService(settings, embedder=minilm_embedder).sources()
+    done = cli_main(["remove", "tee_manual.md", "--yes"])
+
+    history = RagService(settings, embedder=minilm_embedder).version_history()
+    assert (refused, kept, done) == (2, ["tee_manual.md"], 0)
+    assert history[0].action == "remove"
+    assert history[0].detail == "tee_manual.md (deletion confirmed with --yes on the command line)"
