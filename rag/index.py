@@ -51,6 +51,7 @@ from rag.vector_store import ChromaStore
 log = logging.getLogger(__name__)
 
 EMBED_GROUP_CHUNKS = 256  # small files are pooled until this many chunks share one embedding call
+EMBED_PROGRESS_CHUNKS = 1024  # a big file is embedded in slices of this many chunks, with progress after each
 WRITER_LOCK_TIMEOUT_S = 600.0
 
 
@@ -220,15 +221,14 @@ class Index:
             )
 
     def _write_group(self, run: _Run, embedder: Embedder, group: list[PreparedFile]) -> None:
-        """Embed the new chunks of several files in one call, store them in Chroma in one call, then switch each
-        file over in its own manifest transaction (a crash between leaves only orphans, removed on recovery)."""
+        """Embed the new chunks of several files (in slices, with progress), store them in Chroma in one call, then
+        switch each file over in its own manifest transaction (a crash between leaves only orphans, removed on
+        recovery)."""
         new_chunks = [
             c for p in group for c in p.chunks if not p.previous or c.chunk_id not in run.previous_ids(p.file.source)
         ]
-        run.report("embedding", group[-1].file.source)
-        vectors = embedder.embed_passages([c.text for c in new_chunks]) if new_chunks else np.zeros((0, 1))
+        vectors = self._embed(run, embedder, [c.text for c in new_chunks], group[-1].file.source)
         by_id = {c.chunk_id: vectors[i] for i, c in enumerate(new_chunks)}
-        run.embedded += len(new_chunks)
         switches = [self._plan_switch(run, prepared, by_id) for prepared in group]
         if not run.changed:
             self._mark_dirty(True)
@@ -238,6 +238,19 @@ class Index:
             self.vectors.upsert(stored, np.stack([v for switch in switches for v in switch.vectors]))
         for switch in switches:
             self._commit_switch(run, switch)
+
+    def _embed(self, run: _Run, embedder: Embedder, texts: list[str], source: str) -> np.ndarray:
+        """Embed in slices, reporting progress after each: a big file's embedding takes minutes, not a moment."""
+        if not texts:
+            return np.zeros((0, 1))
+        parts = []
+        for start in range(0, len(texts), EMBED_PROGRESS_CHUNKS):
+            run.report(
+                "embedding", f"{source} ({start}/{len(texts)} chunks)" if len(texts) > EMBED_PROGRESS_CHUNKS else source
+            )
+            parts.append(embedder.embed_passages(texts[start : start + EMBED_PROGRESS_CHUNKS]))
+            run.embedded += len(parts[-1])
+        return np.vstack(parts)
 
     def _plan_switch(self, run: _Run, prepared: PreparedFile, new_vectors: dict[str, np.ndarray]) -> _Switch:
         """What switching one file over writes: its chunks after near-duplicate removal, with their vectors."""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import rag.index
 import rag.parsing
 from rag.cli import main as cli_main
 from rag.records import IndexProgress
@@ -137,3 +138,21 @@ def test_a_deletion_is_refused_without_yes_and_recorded_with_how_it_was_confirme
     assert (refused, kept, done) == (2, ["tee_manual.md"], 0)
     assert history[0].action == "remove"
     assert history[0].detail == "tee_manual.md (deletion confirmed with --yes on the command line)"
+
+
+def test_a_big_file_reports_progress_while_it_is_embedded(
+    settings, minilm_embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rag.index, "EMBED_PROGRESS_CHUNKS", 8)  # a big file, in miniature
+    big = tmp_path / "big.md"
+    big.write_text("\n\n".join(f"## Part {i}\n" + f"Device {i} reports code {i * 7} after {i} retries. " * 12
+                               for i in range(40)), encoding="utf-8")  # fmt: skip
+    events: list[IndexProgress] = []
+
+    report = RagService(settings, embedder=minilm_embedder).index_paths([big], progress=events.append)
+
+    chunks = report.files[0].chunks
+    embedding = [e for e in events if e.stage == "embedding"]
+    assert chunks > 16 and len(embedding) >= 3
+    assert embedding[1].current == f"big.md (8/{report.embedded} chunks)" and embedding[1].embedded == 8
+    assert [e.embedded for e in embedding] == sorted(e.embedded for e in embedding)
