@@ -1,9 +1,9 @@
-"""``python -m rag index|stats|remove|search|ask|quiz|evaluate``.
+"""``python -m rag index|stats|check|remove|search|ask|quiz|evaluate``.
 
 The command names, flags and JSON keys here are a contract other tools rely on: keep them stable.
 Human-readable output goes to stdout; progress and errors to stderr. Exit codes: 0 success, 1 some files
-failed (index) or the command failed with a known error, 2 bad usage, 3 ``ask`` could not reach the LLM (the
-evidence and its citations are still printed).
+failed (index) or the command failed with a known error, 2 bad usage, 3 the LLM failed (``ask``: the evidence
+found is still printed, with the cause and fix on stderr, or as ``llm_error`` in the JSON).
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ from typing import Any
 from rag.errors import RagError
 from rag.records import Hit, IndexProgress, SearchFilters
 
-LLM_FAILED = 3
-"""Exit code of ``ask`` when the LLM failed; the output still holds the evidence's citations."""
+EXIT_LLM_FAILED = 3
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -49,6 +48,11 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("stats", help="what is indexed")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=_stats)
+
+    p = sub.add_parser("check", help="check that the manifest, Chroma and BM25 agree (exit 1 when they do not)")
+    p.add_argument("--repair", action="store_true", help="make Chroma and BM25 agree with the manifest first")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=_check)
 
     p = sub.add_parser("remove", help="delete sources from the index")
     p.add_argument("sources", nargs="+")
@@ -100,9 +104,29 @@ def _progress(event: IndexProgress) -> None:
     print(line, end="", file=sys.stderr, flush=True)
 
 
+class _ProgressLines:
+    """Progress for a log or a pipe (``--json``, cron): whole lines on stderr, one per step but at most one a second
+    (the last step always), so stdout keeps only the report."""
+
+    def __init__(self, every_s: float = 1.0) -> None:
+        self._every_s = every_s
+        self._last_at = float("-inf")
+        self._last_step = ""
+
+    def __call__(self, event: IndexProgress) -> None:
+        step = f"[{event.done_files}/{event.total_files}] {event.stage} {event.current}".rstrip()
+        due = event.elapsed_s - self._last_at >= self._every_s or event.stage == "finishing"
+        if step == self._last_step or not due:
+            return
+        self._last_at, self._last_step = event.elapsed_s, step
+        eta = f", ~{event.eta_s:.0f}s left" if event.eta_s is not None else ""
+        print(f"{step} ({event.elapsed_s:.0f}s{eta}, {event.embedded} chunks embedded)", file=sys.stderr, flush=True)
+
+
 def _index(service, args) -> int:  # type: ignore[no-untyped-def]
-    report = service.index_paths(args.paths, progress=_progress if sys.stderr.isatty() else None)
-    print(file=sys.stderr) if sys.stderr.isatty() else None
+    tty = sys.stderr.isatty()
+    report = service.index_paths(args.paths, progress=_progress if tty else _ProgressLines())
+    print(file=sys.stderr) if tty else None
     if args.json:
         _emit({
             "files": [{"source": f.source, "status": f.status, "chunks": f.chunks, "error": f.error or None,
@@ -145,12 +169,22 @@ def _stats(service, args) -> int:  # type: ignore[no-untyped-def]
     return 0
 
 
+def _check(service, args) -> int:  # type: ignore[no-untyped-def]
+    report = service.repair_consistency() if args.repair else service.check_consistency()
+    if args.json:
+        _emit(asdict(report))
+    else:
+        print(report.message)
+        print(f"manifest {report.manifest_chunks}, Chroma {report.vector_chunks}, BM25 {report.keyword_chunks} chunks")
+    return 0 if report.ok else 1
+
+
 def _remove(service, args) -> int:  # type: ignore[no-untyped-def]
     if not args.yes:
         names = ", ".join(args.sources)
         print(f"refusing to delete {len(args.sources)} source(s) without --yes: {names}", file=sys.stderr)
         return 2
-    removed = service.remove_sources(args.sources)
+    removed = service.remove_sources(args.sources, confirmed_by="with --yes on the command line")
     print(f"removed {len(args.sources)} source(s), {removed} chunks")
     return 0
 
@@ -204,7 +238,7 @@ def _ask(service, args) -> int:  # type: ignore[no-untyped-def]
             "model_answer": answer.model_answer or None,
             "llm_error": answer.llm_error or None,
         })  # fmt: skip
-        return LLM_FAILED if answer.llm_error else 0
+        return EXIT_LLM_FAILED if answer.llm_error else 0
     print(answer.answer)
     for claim in answer.claims:
         if claim.status == "unsupported":
@@ -213,7 +247,7 @@ def _ask(service, args) -> int:  # type: ignore[no-untyped-def]
         print(f"[{c.n}] {c.source} p.{c.page}: “{c.quote}”")
     if answer.message:
         print(answer.message, file=sys.stderr)
-    return LLM_FAILED if answer.llm_error else 0
+    return EXIT_LLM_FAILED if answer.llm_error else 0
 
 
 def _quiz(service, args) -> int:  # type: ignore[no-untyped-def]

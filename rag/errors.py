@@ -7,6 +7,7 @@ Every failure a person can meet is a ``RagError`` whose message says what happen
     ├── ModelUnavailableError    an embedding / reranker model cannot be loaded or built offline
     ├── UnsupportedFileError     a file kind the engine does not read
     ├── DocumentReadError        a file could not be read (corrupt, encrypted, empty, unreadable)
+    ├── UploadNameError          an uploaded file's name has nothing a file can be stored under
     ├── IndexError_              the index is in a state the operation cannot use
     │   ├── EmptyIndexError      nothing indexed yet
     │   ├── ModelMismatchError   the index was built with another embedding model
@@ -42,6 +43,10 @@ class UnsupportedFileError(RagError):
 
 class DocumentReadError(RagError):
     """A file could not be read: corrupt, encrypted, empty or unreadable."""
+
+
+class UploadNameError(RagError):
+    """An uploaded file's name has nothing usable to store it under (``..``, ``/``, only control characters)."""
 
 
 class IndexError_(RagError):  # noqa: N801 - trailing underscore avoids shadowing the builtin IndexError

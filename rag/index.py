@@ -51,6 +51,7 @@ from rag.vector_store import ChromaStore
 log = logging.getLogger(__name__)
 
 EMBED_GROUP_CHUNKS = 256  # small files are pooled until this many chunks share one embedding call
+EMBED_PROGRESS_CHUNKS = 1024  # a big file is embedded in slices of this many chunks, with progress after each
 WRITER_LOCK_TIMEOUT_S = 600.0
 
 
@@ -84,22 +85,34 @@ class Index:
     # ---- the writer --------------------------------------------------------------------------------------
 
     @contextmanager
-    def writer(self) -> Iterator[None]:
-        """Exclusive write access across threads and processes; recovers a crashed run first."""
-        with self._thread_lock:
+    def writer(self, *, wait_s: float = WRITER_LOCK_TIMEOUT_S) -> Iterator[None]:
+        """Exclusive write access across threads and processes; recovers a crashed run first.
+
+        Args:
+            wait_s: how long to wait for another writer to finish; 0 does not wait at all.
+
+        Raises:
+            IndexBusyError: another writer still held the lock after ``wait_s``.
+        """
+        busy = IndexBusyError(
+            f"Another process has been writing to {self.settings.storage} for over {wait_s:.0f} s. "
+            "Wait for it to finish, then try again."
+        )
+        if not self._thread_lock.acquire(timeout=wait_s if wait_s > 0 else 0.0):
+            raise busy
+        try:
             try:
-                self._file_lock.acquire(timeout=WRITER_LOCK_TIMEOUT_S)
+                self._file_lock.acquire(timeout=wait_s)
             except Timeout as err:
-                raise IndexBusyError(
-                    f"Another process has been writing to {self.settings.storage} for over "
-                    f"{WRITER_LOCK_TIMEOUT_S:.0f} s. Wait for it to finish, then try again."
-                ) from err
+                raise busy from err
             try:
                 if self.manifest.get_meta("dirty") == "1":
                     self._recover()
                 yield
             finally:
                 self._file_lock.release()
+        finally:
+            self._thread_lock.release()
 
     def _mark_dirty(self, dirty: bool) -> None:
         with self.manifest.transaction() as db:
@@ -142,7 +155,7 @@ class Index:
             pending: list[PreparedFile] = []
             for file in found.files:
                 run.report("parsing", file.source)
-                result = prepare_file(file, self.manifest.source(file.source), self.settings, self.tokenizer)
+                result = self._prepare(file)
                 if isinstance(result, FileOutcome):
                     run.finish_file(result)
                     if result.status == "failed":
@@ -157,7 +170,7 @@ class Index:
             vanished = self._vanished_sources(found.folders, {f.source for f in found.files})
             if vanished:
                 run.removed = vanished
-                self._delete_sources(run, vanished)
+                self._delete_sources(run, vanished, "files no longer in the indexed folder")
             if run.changed:
                 run.report("finishing", "")
                 self._rebuild_keyword()
@@ -177,24 +190,25 @@ class Index:
             report = IndexReport(report.files + part.files, report.embedded + part.embedded, part.index_version)
         return report
 
-    def save_uploads(self, files: Sequence[tuple[str, bytes]]) -> list[Path]:
-        self.uploads_dir.mkdir(parents=True, exist_ok=True)
-        saved: list[Path] = []
-        for name, data in files:
-            safe = nfc(Path(name).name) or "upload"
-            target = self.uploads_dir / safe
-            tmp = target.with_name(f".{safe}.part")
-            tmp.write_bytes(data)
-            tmp.replace(target)
-            saved.append(target)
-        return saved
+    def _prepare(self, file: SourceFile) -> PreparedFile | FileOutcome:
+        """``prepare_file`` behind a bulkhead: whatever one file makes a reader raise becomes that file's outcome.
 
-    def remove_sources(self, sources: Sequence[str]) -> int:
+        Parsers are third-party code fed untrusted files: a RecursionError from deep nesting, lxml's limits, a
+        MemoryError are not ours to predict one by one, and one such file must not cost the batch its report.
+        The traceback goes to the log (for a bug report), the person gets what happened and what to do.
+        """
+        try:
+            return prepare_file(file, self.manifest.source(file.source), self.settings, self.tokenizer)
+        except Exception as err:  # the bulkhead: recorded as this file's failure, logged in full
+            log.exception("Reading %s failed unexpectedly", file.path)
+            return FileOutcome(file.source, "failed", error=unreadable_message(err))
+
+    def remove_sources(self, sources: Sequence[str], *, confirmed_by: str = "") -> int:
         keys = [nfc(s) for s in sources]
         with self.writer():
             self._require_known(keys)
             run = _Run(self, 0, None)
-            removed = self._delete_sources(run, keys)
+            removed = self._delete_sources(run, keys, f"deletion confirmed {confirmed_by}" if confirmed_by else "")
             self._rebuild_keyword()
             self._mark_dirty(False)
         return removed
@@ -207,15 +221,14 @@ class Index:
             )
 
     def _write_group(self, run: _Run, embedder: Embedder, group: list[PreparedFile]) -> None:
-        """Embed the new chunks of several files in one call, store them in Chroma in one call, then switch each
-        file over in its own manifest transaction (a crash between leaves only orphans, removed on recovery)."""
+        """Embed the new chunks of several files (in slices, with progress), store them in Chroma in one call, then
+        switch each file over in its own manifest transaction (a crash between leaves only orphans, removed on
+        recovery)."""
         new_chunks = [
             c for p in group for c in p.chunks if not p.previous or c.chunk_id not in run.previous_ids(p.file.source)
         ]
-        run.report("embedding", group[-1].file.source)
-        vectors = embedder.embed_passages([c.text for c in new_chunks]) if new_chunks else np.zeros((0, 1))
+        vectors = self._embed(run, embedder, [c.text for c in new_chunks], group[-1].file.source)
         by_id = {c.chunk_id: vectors[i] for i, c in enumerate(new_chunks)}
-        run.embedded += len(new_chunks)
         switches = [self._plan_switch(run, prepared, by_id) for prepared in group]
         if not run.changed:
             self._mark_dirty(True)
@@ -225,6 +238,19 @@ class Index:
             self.vectors.upsert(stored, np.stack([v for switch in switches for v in switch.vectors]))
         for switch in switches:
             self._commit_switch(run, switch)
+
+    def _embed(self, run: _Run, embedder: Embedder, texts: list[str], source: str) -> np.ndarray:
+        """Embed in slices, reporting progress after each: a big file's embedding takes minutes, not a moment."""
+        if not texts:
+            return np.zeros((0, 1))
+        parts = []
+        for start in range(0, len(texts), EMBED_PROGRESS_CHUNKS):
+            run.report(
+                "embedding", f"{source} ({start}/{len(texts)} chunks)" if len(texts) > EMBED_PROGRESS_CHUNKS else source
+            )
+            parts.append(embedder.embed_passages(texts[start : start + EMBED_PROGRESS_CHUNKS]))
+            run.embedded += len(parts[-1])
+        return np.vstack(parts)
 
     def _plan_switch(self, run: _Run, prepared: PreparedFile, new_vectors: dict[str, np.ndarray]) -> _Switch:
         """What switching one file over writes: its chunks after near-duplicate removal, with their vectors."""
@@ -274,49 +300,62 @@ class Index:
                 vanished.append(row.source)
         return vanished
 
-    def _delete_sources(self, run: _Run, sources: Sequence[str]) -> int:
+    def _delete_sources(self, run: _Run, sources: Sequence[str], why: str) -> int:
+        """Delete sources from all three stores; the version history records them and ``why``."""
         self._mark_dirty(True)
         removed: list[str] = []
         with self.manifest.transaction() as db:
             for source in sources:
                 removed += self.manifest.delete_source(db, source)
-            self.manifest.bump_version(db, "remove", ", ".join(sources))
+            self.manifest.bump_version(db, "remove", f"{', '.join(sources)} ({why})" if why else ", ".join(sources))
         self.vectors.delete(removed)
         run.changed = True
         return len(removed)
 
     # ---- keyword index -----------------------------------------------------------------------------------
 
-    def _rebuild_keyword(self) -> None:
-        ids, tokens = self.manifest.all_tokens()
-        index = KeywordIndex.build(ids, tokens, k1=self.settings.bm25_k1, b=self.settings.bm25_b)
+    def _rebuild_keyword(self) -> KeywordIndex:
+        index = self._keyword_from_manifest()
         index.save(self.settings.storage / "bm25", version=self._keyword_stamp())
         with self._keyword_lock:
             self._keyword = index
+        return index
 
     def _keyword_stamp(self) -> str:
         """What a saved BM25 index must match to be reused: the index version and the BM25 parameters."""
         return f"{self.manifest.index_version} k1={self.settings.bm25_k1:g} b={self.settings.bm25_b:g}"
 
     def keyword_index(self) -> KeywordIndex:
-        """The BM25 index matching the manifest's version (reloaded when another process rebuilt it)."""
-        version = self._keyword_stamp()
+        """The BM25 index to search: the one matching the manifest's version, reloaded when another process
+        rebuilt it. Readers never wait for a writer: while one is between its manifest commit and its BM25 rebuild,
+        the previous BM25 is served (a hit it names that the manifest no longer lists is dropped by the reader).
+        """
+        stamp = self._keyword_stamp()
         with self._keyword_lock:
             current = self._keyword
-        if current is not None and current.version == version:
+        if current is not None and current.version == stamp:
             return current
-        directory = self.settings.storage / "bm25"
         try:
-            loaded = KeywordIndex.load(directory)
-        except (IndexError_, OSError, ValueError):  # missing or unreadable: rebuilt from the manifest below
-            loaded = None
-        if loaded is None or loaded.version != version:
-            with self.writer():
-                self._rebuild_keyword()
-            return self.keyword_index()
+            with self.writer(wait_s=0):
+                served = self._load_keyword()
+                if served is None or served.version != self._keyword_stamp():
+                    served = self._rebuild_keyword()  # behind and nobody writing: a crash or new BM25 parameters
+        except IndexBusyError:
+            served = current or self._load_keyword() or self._keyword_from_manifest()
         with self._keyword_lock:
-            self._keyword = loaded
-        return loaded
+            self._keyword = served
+        return served
+
+    def _load_keyword(self) -> KeywordIndex | None:
+        try:
+            return KeywordIndex.load(self.settings.storage / "bm25")
+        except (IndexError_, OSError, ValueError):  # missing or unreadable: rebuilt from the manifest instead
+            return None
+
+    def _keyword_from_manifest(self) -> KeywordIndex:
+        """A BM25 index of what the manifest commits now, in memory only (no BM25 was saved yet to fall back on)."""
+        ids, tokens = self.manifest.all_tokens()
+        return KeywordIndex.build(ids, tokens, k1=self.settings.bm25_k1, b=self.settings.bm25_b)
 
     # ---- inspection --------------------------------------------------------------------------------------
 
@@ -361,11 +400,29 @@ class Index:
             if ok
             else (
                 f"{len(missing)} chunk(s) missing from Chroma, {len(orphans)} orphan(s) in Chroma, "
-                f"{len(keyword_ids ^ manifest_ids)} BM25 difference(s). Re-run indexing to repair."
+                f"{len(keyword_ids ^ manifest_ids)} BM25 difference(s). Run `python -m rag check --repair` to repair."
             )
         )
         return ConsistencyReport(ok, len(manifest_ids), len(vector_ids), len(keyword_ids), missing[:20], orphans[:20],
                                  keyword.version, self.manifest.index_version, message)  # fmt: skip
+
+    def repair(self) -> ConsistencyReport:
+        """Make Chroma and BM25 agree with the manifest (the truth): delete Chroma's orphans, embed the chunks it
+        lacks from their stored text, rebuild BM25. Returns the consistency afterwards.
+
+        Raises:
+            IndexBusyError: another process is writing and did not finish within the lock timeout.
+        """
+        with self.writer():
+            manifest_ids = self.manifest.all_chunk_ids()
+            vector_ids = self.vectors.all_ids()
+            self.vectors.delete(vector_ids - manifest_ids)
+            missing = list(self.manifest.chunks_by_id(sorted(manifest_ids - vector_ids)).values())
+            if missing:
+                self._check_model(self.embedder)
+                self.vectors.upsert(missing, self.embedder.embed_passages([c.text for c in missing]))
+            self._rebuild_keyword()
+        return self.check_consistency()
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,6 +474,18 @@ class _Run:
         elapsed = time.monotonic() - self.started
         eta = elapsed / done * (self.total - done) if done else None
         self.progress(IndexProgress(done, self.total, current, stage, elapsed, eta, self.embedded))
+
+
+def unreadable_message(err: Exception) -> str:
+    """What a person reads when a file made its reader fail in a way the engine has no specific message for."""
+    what = {
+        RecursionError: "it is nested too deeply",
+        MemoryError: "it needs more memory than this machine has free",
+    }.get(type(err), f"the reader stopped ({type(err).__name__}: {str(err)[:160]})")
+    return (
+        f"Could not read this file: {what}. The other files were indexed. If it opens in its own application, "
+        "save it again in a simpler form (PDF, plain text, or smaller parts) and index it again."
+    )
 
 
 def _source_row(prepared: PreparedFile, chunks: Sequence, version: str, warnings: tuple[str, ...]) -> SourceRow:  # type: ignore[type-arg]

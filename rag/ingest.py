@@ -78,6 +78,11 @@ def prepare_file(
         return FileOutcome(file.source, "failed", error=str(err))
     doc_type = classify_doc_type(file.rel_path, settings)
     chunks = chunk_document(doc, source=file.source, rel_path=file.rel_path, doc_type=doc_type, settings=settings)
+    if settings.mask_pii:
+        from rag.chunking import chunk_id
+        from rag.pii import mask_chunk
+
+        chunks = [mask_chunk(c, chunk_id) for c in chunks]
     if not chunks:
         return FileOutcome(
             file.source,

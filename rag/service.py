@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,6 +19,7 @@ from rag.records import (
     Answer,
     Chunk,
     ConsistencyReport,
+    FileOutcome,
     Hit,
     IndexProgress,
     IndexReport,
@@ -91,21 +93,33 @@ class RagService:
     def index_uploads(
         self, files: Sequence[tuple[str, bytes]], *, progress: ProgressCallback | None = None
     ) -> IndexReport:
-        """Save uploaded files under ``<storage>/uploads`` (names kept, NFC-normalized) and index them."""
-        saved = self.index.save_uploads(files)
-        return self._changed(self.index.index_paths(saved, progress=progress, root=self.index.uploads_dir))
+        """Save uploaded files under ``<storage>/uploads`` (under safe names, see ``rag.uploads``) and index them.
+
+        An upload whose name has nothing usable in it gets a failed outcome in the report; the others go on.
+        """
+        from rag.uploads import save_uploads
+
+        saved, refused = save_uploads(self.index.uploads_dir, files)
+        report = self.index.index_paths(saved, progress=progress, root=self.index.uploads_dir)
+        failed = tuple(FileOutcome(name, "failed", error=message) for name, message in refused)
+        return self._changed(replace(report, files=failed + report.files))
 
     def reindex(self, sources: Sequence[str] | None = None, *, progress: ProgressCallback | None = None) -> IndexReport:
         """Re-read sources (all when None) from their recorded paths; unchanged ones cost nothing."""
         return self._changed(self.index.reindex(sources, progress=progress))
 
-    def remove_sources(self, sources: Sequence[str]) -> int:
+    def remove_sources(self, sources: Sequence[str], *, confirmed_by: str = "") -> int:
         """Delete sources from the manifest, Chroma and BM25. Returns the number of chunks removed.
+
+        Args:
+            sources: the source names.
+            confirmed_by: how the person confirmed it (``"with --yes"``, ``"in the dashboard"``); the version
+                history records it with the deletion.
 
         Raises:
             SourceNotFoundError: a named source is not indexed (nothing is removed then).
         """
-        removed = self.index.remove_sources(sources)
+        removed = self.index.remove_sources(sources, confirmed_by=confirmed_by)
         self.quiz_pool.invalidate()
         return removed
 
@@ -136,7 +150,12 @@ class RagService:
         return self.index.manifest.history(limit)
 
     def check_consistency(self) -> ConsistencyReport:
+        """Whether the manifest, Chroma and BM25 hold the same chunk ids (read-only)."""
         return self.index.check_consistency()
+
+    def repair_consistency(self) -> ConsistencyReport:
+        """Bring Chroma and BM25 back in line with the manifest; returns the consistency afterwards."""
+        return self.index.repair()
 
     # ---- search ------------------------------------------------------------------------------------------
 

@@ -85,6 +85,7 @@ class Settings:
     ocr_enabled: bool = True
     ocr_language: str = "jpn+eng"
     ocr_dpi: int = 300
+    mask_pii: bool = False  # mask e-mail, phone, postal code, card number, My Number before embedding (rag.pii)
     doc_type_rules: dict[str, str] = field(default_factory=_default_doc_type_rules)
     entity_patterns: dict[str, str] = field(default_factory=_default_entity_patterns)
     # JSON / JSONL records: which fields become text, which become metadata, and compaction rules

@@ -92,9 +92,23 @@ class ChromaStore:
         return [(cid, 1.0 - float(d)) for cid, d in zip(ids, distances)]
 
     def embeddings_of(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """The stored embeddings of ``ids``; an id Chroma cannot produce right now is left out.
+
+        While another process writes, Chroma can list an id it cannot find yet (or any more) in this process's view
+        ("Error finding id"); the ids around it are still returned, found by halving the request. Readers score
+        a missing one without its embedding; the writer (holding the lock) never meets this.
+        """
+        from chromadb.errors import InternalError
+
         if not ids:
             return {}
-        got = self._collection.get(ids=list(ids), include=["embeddings"])
+        try:
+            got = self._collection.get(ids=list(ids), include=["embeddings"])
+        except InternalError:
+            if len(ids) == 1:
+                return {}
+            half = len(ids) // 2
+            return {**self.embeddings_of(ids[:half]), **self.embeddings_of(ids[half:])}
         vectors = got["embeddings"] if got["embeddings"] is not None else []
         return {cid: np.asarray(vec, dtype=np.float32) for cid, vec in zip(got["ids"], vectors)}
 

@@ -9,4 +9,4 @@ provision_models "${RAG_MODEL_DIR:-$RAG_STORAGE_DIR/models}"
 say "starting the dashboard on http://${RAG_ADDRESS:-127.0.0.1}:${RAG_PORT:-8501}"
 exec .venv/bin/python -m streamlit run streamlit_app.py \
   --server.address "${RAG_ADDRESS:-127.0.0.1}" --server.port "${RAG_PORT:-8501}" \
-  --server.headless true --browser.gatherUsageStats false "$@"
+  --server.headless true --browser.gatherUsageStats false --server.maxUploadSize "${RAG_MAX_FILE_MB:-200}" "$@"

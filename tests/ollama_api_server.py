@@ -14,12 +14,17 @@ runs end to end against it. Routes: ``/api/chat`` and ``/api/generate`` (NDJSON 
 schema checked against scripted JSON replies), ``/api/tags``, ``/api/show``, ``/api/ps``, ``/api/version``,
 ``/v1/models``, ``/v1/chat/completions`` (SSE streaming or not). An unknown model gets Ollama's 404
 ``{"error": "model 'x' not found, try pulling it first"}``; a scripted ``Reply(status=500, error=...)`` a 500.
+
+Faults a real server shows: ``Reply(delay_s=...)`` stays silent first, ``Reply(trickle_s=...)`` sends the reply one
+byte at a time, ``Reply(cut_after=n)`` drops the connection after ``n`` streamed pieces (or half the body),
+``Reply(raw=...)`` sends a body that is not a valid reply; ``SilentServer`` accepts connections and never answers.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import socket
 import threading
 import time
 from collections import deque
@@ -45,6 +50,8 @@ class Reply:
     error: str = ""  # with status 200 and streaming: an {"error": ...} line after the pieces
     delay_s: float = 0.0  # silence before the reply starts (timeouts)
     raw: str | None = None  # sent verbatim as a 200 JSON body instead of a well-formed reply (malformed replies)
+    trickle_s: float = 0.0  # the body goes out one byte at a time, this far apart (a server that never finishes)
+    cut_after: int | None = None  # the connection drops after this many streamed pieces, or half the plain body
 
     def text(self) -> str:
         return self.content if isinstance(self.content, str) else json.dumps(self.content)
@@ -137,9 +144,42 @@ def _now() -> str:
     return datetime.now(UTC).isoformat().replace("+00:00", "Z")
 
 
+class SilentServer:
+    """Accepts TCP connections on 127.0.0.1 and never sends a byte: a hung server (a context manager)."""
+
+    def __init__(self) -> None:
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self._listener.settimeout(0.05)
+        self._accepted: list[socket.socket] = []
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._accept, name="silent-server", daemon=True)
+
+    @property
+    def host(self) -> str:
+        return f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+
+    def _accept(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                self._accepted.append(self._listener.accept()[0])
+            except TimeoutError:
+                continue
+
+    def __enter__(self) -> SilentServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stopping.set()
+        self._thread.join()
+        for conn in [*self._accepted, self._listener]:
+            conn.close()
+
+
 class _Handler(BaseHTTPRequestHandler):
     owner: LLMTestServer
     protocol_version = "HTTP/1.1"
+    shape: Reply = Reply()  # the scripted reply being sent: how its bytes go out (trickle, cut)
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - keep pytest output clean
         pass
@@ -155,6 +195,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _route(self, body: dict[str, Any]) -> None:
         owner = self.owner
         owner.requests.append(Recorded(self.command, self.path, body))
+        self.shape = Reply()
         try:
             if self.path == "/api/version":
                 self._json(200, {"version": "0.12.6"})
@@ -257,6 +298,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _delay_then_check(self, reply: Reply, error_body: dict[str, Any]) -> bool:
         """Sleep the scripted delay; send the scripted error or raw body. True when the reply should go on."""
+        self.shape = reply
         if reply.delay_s:
             self.owner._stopping.wait(reply.delay_s)
         if reply.status != 200:
@@ -275,18 +317,41 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
-        self.wfile.write(data)
+        if self.shape.cut_after is not None:
+            self._write(data[: len(data) // 2])
+            self._drop()
+            return
+        self._write(data)
 
     def _chunked(self, content_type: str, parts: Iterable[str], last: str) -> None:
         self.send_response(200)
         self.send_header("Content-Type", content_type)
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
-        for part in itertools.chain(parts, [last]):
+        for n, part in enumerate(itertools.chain(parts, [last])):
+            if n == self.shape.cut_after:
+                self._drop()
+                return
             data = part.encode()
-            self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+            self._write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+        self._write(b"0\r\n\r\n")
+
+    def _write(self, data: bytes) -> None:
+        if not self.shape.trickle_s:
+            self.wfile.write(data)
             self.wfile.flush()
-        self.wfile.write(b"0\r\n\r\n")
+            return
+        for i in range(len(data)):
+            if self.owner._stopping.wait(self.shape.trickle_s):
+                return
+            self.wfile.write(data[i : i + 1])
+            self.wfile.flush()
+
+    def _drop(self) -> None:
+        """End the connection mid-reply, as a crashed server does."""
+        self.wfile.flush()
+        self.close_connection = True
+        self.connection.shutdown(socket.SHUT_RDWR)
 
 
 def _tag(name: str) -> dict[str, Any]:

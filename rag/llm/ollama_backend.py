@@ -1,7 +1,8 @@
 """The Ollama backend, through the official ``ollama`` client.
 
-Every request carries a timeout (the client's default is none, so a stuck server would hang the app), the
-configured ``keep_alive`` (how long Ollama keeps the model loaded between questions), and its failures are
+Every request carries a timeout that bounds the whole request, streamed reply included (the client's default is
+none, and httpx's own timeout is per read, so a stuck or trickling server would hang the app), the configured
+``keep_alive`` (how long Ollama keeps the model loaded between questions), and its failures are
 turned into ``LLMUnavailableError`` / ``LLMOutputError`` messages that name the host, the model and the fix.
 """
 
@@ -17,6 +18,7 @@ import pydantic
 
 from rag.errors import ConfigError, LLMOutputError, LLMUnavailableError
 from rag.llm.base import BackendStatus, Message
+from rag.llm.deadline import WholeRequestTimeout
 from rag.settings import Settings
 
 PROBE_TIMEOUT_S = 1.5
@@ -30,7 +32,7 @@ class OllamaBackend:
         host: the server, e.g. ``http://127.0.0.1:11434`` (``ollama``'s host parsing: ``:11434`` works too).
         model: the model tag, e.g. ``qwen2.5:7b-instruct``; ``llama3`` matches ``llama3:latest``.
         keep_alive: how long Ollama keeps the model in memory after a request (``"10m"``, ``"-1"``, ``"0"``).
-        timeout_s: longest silence tolerated on a request (connect, or between two streamed pieces).
+        timeout_s: longest a request may take, from connecting to the last streamed piece.
         probe_timeout_s: timeout of ``status()`` / ``list_models()``.
 
     Raises:
@@ -57,8 +59,12 @@ class OllamaBackend:
         self.keep_alive = _keep_alive(keep_alive)
         self.timeout_s = timeout_s
         connect = min(timeout_s, 5.0)
-        self._client = ollama.Client(host=host or None, timeout=httpx.Timeout(timeout_s, connect=connect))
-        self._probe = ollama.Client(host=host or None, timeout=httpx.Timeout(probe_timeout_s))
+        self._client = ollama.Client(
+            host=host or None, timeout=httpx.Timeout(timeout_s, connect=connect), transport=WholeRequestTimeout()
+        )
+        self._probe = ollama.Client(
+            host=host or None, timeout=httpx.Timeout(probe_timeout_s), transport=WholeRequestTimeout()
+        )
 
     @classmethod
     def from_settings(cls, settings: Settings) -> OllamaBackend:
@@ -113,13 +119,20 @@ class OllamaBackend:
                 options={"temperature": temperature},
                 keep_alive=self.keep_alive,
             )
+            done = False
             for part in stream:
+                done = done or bool(part.done)
                 if part.message.content:
                     yield part.message.content
         except (ConnectionError, httpx.TransportError, ollama.ResponseError) as err:
             raise self._translate(err, "chat") from err
         except (pydantic.ValidationError, json.JSONDecodeError) as err:
             raise LLMOutputError(f"Ollama at {self.host} sent a malformed reply for {self.model}: {err}") from err
+        if not done:
+            raise LLMOutputError(
+                f"Ollama at {self.host} ended the reply of {self.model} before it was complete; ask again, "
+                "and check the server log if it keeps happening."
+            )
 
     def chat(
         self,
@@ -164,8 +177,14 @@ class OllamaBackend:
             )
         if isinstance(err, httpx.TimeoutException):
             return LLMUnavailableError(
-                f"Ollama at {self.host} did not answer within {self.timeout_s:g} s ({action}, model '{self.model}'). "
-                f"Raise RAG_LLM_TIMEOUT_S, or use a smaller model; the first request also loads the model."
+                f"Ollama at {self.host} did not answer within {self.timeout_s:g} s ({action}, model '{self.model}'; "
+                f"the limit covers the whole reply). Raise RAG_LLM_TIMEOUT_S, or use a smaller model; the first "
+                f"request also loads the model."
+            )
+        if isinstance(err, httpx.RemoteProtocolError):
+            return LLMUnavailableError(
+                f"Ollama at {self.host} broke off the reply ({action}, model '{self.model}': {err}). The server may "
+                f"have crashed or restarted: check its log (`ollama serve` output) and ask again."
             )
         return LLMUnavailableError(
             f"Ollama is not reachable at {self.host} (model '{self.model}'): start it with `ollama serve`, "

@@ -14,6 +14,7 @@ import httpx
 
 from rag.errors import ConfigError, LLMOutputError, LLMUnavailableError
 from rag.llm.base import BackendStatus, Message
+from rag.llm.deadline import WholeRequestTimeout
 from rag.settings import Settings
 
 PROBE_TIMEOUT_S = 1.5
@@ -25,7 +26,7 @@ class OpenAICompatibleBackend:
     Args:
         base_url: e.g. ``http://127.0.0.1:8080`` or ``http://127.0.0.1:1234/v1`` (``/v1`` is added if absent).
         model: the model id; empty means the first one ``/v1/models`` lists (llama-server serves just one).
-        timeout_s: longest silence tolerated on a request (connect, or between two streamed pieces).
+        timeout_s: longest a request may take, from connecting to the last streamed piece.
         api_key: sent as a bearer token when not empty (local servers need none).
         probe_timeout_s: timeout of ``status()`` / ``list_models()``.
 
@@ -55,7 +56,10 @@ class OpenAICompatibleBackend:
         self.timeout_s = timeout_s
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._http = httpx.Client(
-            base_url=self.base_url, headers=headers, timeout=httpx.Timeout(timeout_s, connect=min(timeout_s, 5.0))
+            base_url=self.base_url,
+            headers=headers,
+            timeout=httpx.Timeout(timeout_s, connect=min(timeout_s, 5.0)),
+            transport=WholeRequestTimeout(),  # the timeout bounds the whole request, not each read
         )
         self._probe_timeout = httpx.Timeout(probe_timeout_s)
 
@@ -122,6 +126,10 @@ class OpenAICompatibleBackend:
                         yield piece
         except httpx.HTTPError as err:
             raise self._translate(err) from err
+        raise LLMOutputError(
+            f"{self.base_url} ended the reply before it was complete (no [DONE]); ask again, and check the "
+            "server's log if it keeps happening."
+        )
 
     def chat(
         self,
@@ -177,8 +185,13 @@ class OpenAICompatibleBackend:
             )
         if isinstance(err, httpx.TimeoutException):
             return LLMUnavailableError(
-                f"{self.base_url} did not answer within {self.timeout_s:g} s (model {model}); "
-                "raise RAG_LLM_TIMEOUT_S or use a smaller model."
+                f"{self.base_url} did not answer within {self.timeout_s:g} s (model {model}; the limit covers the "
+                "whole reply); raise RAG_LLM_TIMEOUT_S or use a smaller model."
+            )
+        if isinstance(err, httpx.RemoteProtocolError):
+            return LLMUnavailableError(
+                f"{self.base_url} broke off the reply (model {model}: {err}). The server may have crashed or "
+                "restarted: check its log and ask again."
             )
         return LLMUnavailableError(
             f"No OpenAI-compatible server is reachable at {self.base_url} (model {model}): start it "

@@ -26,7 +26,7 @@ from typing import Any
 
 from rag.claims import facts_of
 from rag.context_window import estimate_tokens
-from rag.errors import LLMOutputError, QuizError
+from rag.errors import LLMOutputError, LLMUnavailableError, QuizError
 from rag.faithfulness import content_tokens, normalize, split_sentences
 from rag.llm.base import LLMBackend, Message
 from rag.prompts import Language, detect_language
@@ -201,8 +201,8 @@ def generate_quiz(
     Raises:
         ValueError: ``count`` or ``level`` is out of range.
         SourceNotFoundError: the source has no indexed text.
-        LLMUnavailableError: the backend cannot be reached.
-        QuizShortfallError: the count could not be met (a QuizError listing the rejection reasons).
+        QuizShortfallError: the count could not be met (a QuizError listing the rejection reasons, and the LLM's
+            failure when it failed twice in a row: the quiz then goes on from the document's own sentences).
     """
     if not 1 <= count <= MAX_COUNT:
         raise ValueError(f"count={count}; allowed: 1 to {MAX_COUNT}")
@@ -222,6 +222,7 @@ def generate_quiz(
     falses: list[Candidate] = []
     used: set[str] = set()
     notify = progress or (lambda _message: None)
+    llm_failure: LLMUnavailableError | None = None
 
     for round_no in range(1, ROUNDS + 1):
         if _split(count, n_false, max_false, len(trues), len(falses)) is not None:
@@ -230,12 +231,16 @@ def generate_quiz(
         used.update(c.chunk_id for c in sample)
         need = count - len(trues) - len(falses) + 1  # one spare; the document's sentences fill any gap
         focuses = focus_sentences(sample, level, language)
-        if backend.name == "extractive":
+        if backend.name == "extractive" or llm_failure is not None:
             candidates = _extract(focuses, need * 2, language, reasons)
         else:
             notify(f"Round {round_no}/{ROUNDS}: asking {backend.model or backend.name} for {need} statements")
             asked = focuses[: need + 1]
-            candidates = _ask(backend, asked, need, level, language, document, settings, reasons)
+            try:
+                candidates = _ask(backend, asked, need, level, language, document, settings, reasons, notify)
+            except LLMUnavailableError as err:
+                llm_failure, candidates = err, []
+                notify(f"The LLM failed twice, so the quiz goes on from the document's own sentences: {err}")
             candidates += _top_up(candidates, focuses, need, language, reasons, notify)
         for candidate in candidates:
             reason = dedup.reason(candidate.statement, candidate.chunk, candidate.quote)
@@ -253,7 +258,8 @@ def generate_quiz(
         raise QuizShortfallError(
             f"Only {made} of {count} quiz items ({len(falses)} false of the {n_false} needed) could be made from "
             f"{source!r} at level {level}. Rejected candidates: {rejection_summary(reasons)}. "
-            "Try a smaller count, another level, or a source with more text.",
+            + (f"The LLM failed twice: {llm_failure} " if llm_failure else "")
+            + "Try a smaller count, another level, or a source with more text.",
             made=made,
             requested=count,
             reasons=dict(reasons),
@@ -433,11 +439,16 @@ def _ask(
     document: Sequence[Any],
     settings: Settings,
     reasons: Counter[str],
+    notify: Progress,
 ) -> list[Candidate]:
-    """One generation call (plus one repair retry) over a batch of the focus passages; the valid candidates.
+    """One generation call (plus one retry: a repair request after an unusable reply, the same request after a
+    failed one) over a batch of the focus passages; the valid candidates.
 
     The batch keeps to the answer context budget (``context_budget_chars``, and for the embedded model its fixed
     token cap: a CPU reads ~1,000 Japanese characters of passages in ~9 s before it starts writing).
+
+    Raises:
+        LLMUnavailableError: the backend failed on both attempts (down, timed out, broke off).
     """
     batch: list[Any] = []
     used_chars = used_tokens = 0
@@ -458,6 +469,11 @@ def _ask(
             reply = backend.chat(messages, schema=SCHEMA, temperature=0.4)
             items = parse_reply(reply)
             break
+        except LLMUnavailableError as err:
+            reasons["llm_failed"] += 1
+            if attempt == 2:
+                raise
+            notify(f"The LLM failed ({err}); trying once more")
         except LLMOutputError as err:
             reasons["unparseable_reply"] += 1
             if attempt == 2:

@@ -19,7 +19,7 @@ def ok(at: AppTest) -> AppTest:
 
 def upload(at: AppTest, files: list[tuple[str, bytes, str]]) -> AppTest:
     """Put files in the uploader and press "add to index", as a user does."""
-    at.switch_page("pages/upload.py").run()
+    at.switch_page("app_pages/upload.py").run()
     at.file_uploader[0].set_value(files)
     ok(at.run())
     at.button(key="upload_index_files").click()
@@ -36,7 +36,7 @@ def texts(at: AppTest) -> str:
 
 def index_folder(at: AppTest, folder: Path) -> AppTest:
     """Index a folder from the upload page's folder tab."""
-    at.switch_page("pages/upload.py").run()
+    at.switch_page("app_pages/upload.py").run()
     at.text_input(key="upload_folder").set_value(str(folder))
     ok(at.run())
     at.button(key="upload_index_folder").click()

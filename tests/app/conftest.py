@@ -12,10 +12,8 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
-import streamlit.testing.v1.app_test as app_test_module
 from app_driver import APP, RUN_TIMEOUT, ok
 from docmaker import JA_PARAGRAPHS, PdfPage, make_pdf
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from rag.embedding import MINILM_OFFLINE
@@ -25,21 +23,6 @@ EN_TEXT = (
     "Session handles are opened with TEEC_OpenSession and closed with TEEC_CloseSession. "
     "Shared memory must be registered before a command is invoked."
 )
-
-
-class _NavigationPagesManager(PagesManager):
-    """AppTest resets ``uses_pages_directory`` before every run, so a rerun of an app with a ``pages/`` folder
-    executes the page file alone (the old pages-folder mode) and skips the entry script and its sidebar.
-    A real server clears the flag for good on the first ``st.navigation`` call; this does the same."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        PagesManager.uses_pages_directory = False
-
-
-@pytest.fixture(autouse=True)
-def _navigation_like_a_server(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app_test_module, "PagesManager", _NavigationPagesManager)
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ QUESTION = "TEE_Mallocは何をする関数ですか?"
 
 
 def ask(at: AppTest, question: str) -> AppTest:
-    at.switch_page("pages/ask.py").run()
+    at.switch_page("app_pages/ask.py").run()
     at.chat_input(key="qa_input").set_value(question)
     return ok(at.run())
 

@@ -26,7 +26,7 @@ def test_generate_play_judge_score_export_delete(app: AppTest, tmp_path: Path) -
     make_pdf(folder / "tee_spec.pdf", [PdfPage((fact,), heading=f"{n}章") for n, fact in enumerate(FACTS, 1)])
     index_folder(app, folder)
 
-    app.switch_page("pages/quiz.py").run()
+    app.switch_page("app_pages/quiz.py").run()
     assert "保存済みのクイズはありません" in texts(app)
     app.selectbox(key="quiz_source").set_value("manuals/tee_spec.pdf")
     app.number_input(key="quiz_count").set_value(3)

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 
 def search(at: AppTest, query: str) -> AppTest:
-    at.switch_page("pages/search.py").run()
+    at.switch_page("app_pages/search.py").run()
     at.text_input(key="search_query").set_value(query)
     at.button(key="search_submit").click()
     return ok(at.run())
@@ -58,7 +58,7 @@ def test_document_text_is_never_rendered_as_markup(app: AppTest, tmp_path: Path)
 def test_filters_limit_hits_to_the_chosen_source(app: AppTest, spec_pdf: Path) -> None:
     (spec_pdf.parent / "other.txt").write_text("TEE_Malloc is also described in this other note.", encoding="utf-8")
     index_folder(app, spec_pdf.parent)
-    app.switch_page("pages/search.py").run()
+    app.switch_page("app_pages/search.py").run()
     app.multiselect(key="search_f_src").set_value(["docs/other.txt"])
     app.text_input(key="search_query").set_value("TEE_Malloc")
     app.button(key="search_submit").click()
@@ -84,7 +84,7 @@ def test_evaluation_tab_shows_metrics_per_mode_and_per_query(app: AppTest, tmp_p
     )
     (beir / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td3\t1\nq2\td2\t1\n", encoding="utf-8")
 
-    app.switch_page("pages/search.py").run()
+    app.switch_page("app_pages/search.py").run()
     app.text_input(key="search_eval_path").set_value(str(beir))
     app.multiselect(key="search_eval_modes").set_value(["bm25", "hybrid"])
     ok(app.run())
@@ -106,7 +106,7 @@ def test_evaluation_tab_scores_answers_on_a_golden_file(app: AppTest, spec_pdf: 
     ]
     golden.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in lines), encoding="utf-8")
 
-    app.switch_page("pages/search.py").run()
+    app.switch_page("app_pages/search.py").run()
     app.text_input(key="search_eval_path").set_value(str(golden))
     app.toggle(key="search_eval_answers").set_value(True)
     ok(app.run())

@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from rag.embedding import MINILM_OFFLINE
 from rag.parsing.kinds import SUPPORTED_EXTENSIONS
+from rag.service import RagService
 
 
 def test_first_page_shows_upload_and_a_sidebar_that_says_what_is_live(app: AppTest, storage: Path) -> None:
@@ -27,7 +28,7 @@ def test_language_switch_turns_every_label_english(app: AppTest) -> None:
     ok(app.run())
     assert app.title[0].value == "Upload documents"
     assert "Live: extractive" in texts(app.sidebar)
-    app.switch_page("pages/index_stats.py")
+    app.switch_page("app_pages/index_stats.py")
     ok(app.run())
     assert app.title[0].value == "Index statistics"  # the choice holds on every page
 
@@ -50,7 +51,7 @@ def test_uploads_are_indexed_with_a_result_per_file_and_counted_in_stats(app: Ap
     upload(app, [(spec_pdf.name, spec_pdf.read_bytes(), "application/pdf")])  # the same file again
     assert list(app.dataframe[0].value["状態"]) == ["変更なし"]
 
-    app.switch_page("pages/index_stats.py")
+    app.switch_page("app_pages/index_stats.py")
     ok(app.run())
     metrics = {m.label: m.value for m in app.metric}
     assert metrics["ソース"] == "2" and metrics["ページ"] == "3"
@@ -93,6 +94,8 @@ def test_folder_indexing_then_delete_only_after_confirmation(app: AppTest, spec_
     ok(app.run())
     assert "1 件のソースを削除しました" in texts(app)
     assert app.multiselect(key="upload_selected").options == ["docs/メモリ仕様.pdf"]
+    deletion = RagService().version_history(1)[0]  # the deletion and how it was confirmed are on record
+    assert deletion.action == "remove" and deletion.detail == "docs/readme.txt (deletion confirmed in the dashboard)"
 
     app.button(key="upload_reindex").click()
     ok(app.run())

@@ -170,3 +170,26 @@ def test_upload_stats_search_ask_quiz_in_a_real_browser(server: str, tmp_path: P
             raise
         finally:
             browser.close()
+
+
+def test_a_first_visit_straight_to_a_page_shows_the_dashboard_and_nothing_leaves_the_machine(server: str) -> None:
+    from urllib.parse import urlparse
+
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000}, locale="ja-JP")
+        requested: list[str] = []
+        page.on("request", lambda request: requested.append(request.url))
+        try:
+            page.goto(f"{server}/search")
+            expect(page.get_by_label("検索クエリ")).to_be_visible(timeout=WAIT_MS)
+            expect(page.get_by_text("使用中: extractive")).to_be_visible()  # the shared sidebar: the dashboard ran
+            icons = page.eval_on_selector_all("link[rel~='icon']", "links => links.map(link => link.href)")
+            page.wait_for_timeout(1500)
+        finally:
+            browser.close()
+    outside = [u for u in [*requested, *icons] if urlparse(u).scheme in ("http", "https", "ws", "wss")
+               and urlparse(u).hostname not in ("127.0.0.1", "localhost")]  # fmt: skip
+    assert icons and not outside, outside

@@ -30,5 +30,7 @@ def test_engine_never_imports_streamlit_and_pages_only_use_the_facade() -> None:
     assert engine == []
     libraries = "chromadb|ollama|sentence_transformers|bm25s|rank_bm25|pymupdf|fitz|llama_cpp"
     outside = re.compile(rf"^\s*(import|from)\s+({libraries})", re.M)
-    pages = [p for p in [*(REPO / "pages").glob("*.py"), REPO / "streamlit_app.py"] if outside.search(p.read_text())]
+    pages = [
+        p for p in [*(REPO / "app_pages").glob("*.py"), REPO / "streamlit_app.py"] if outside.search(p.read_text())
+    ]
     assert pages == []

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from rag.errors import LLMUnavailableError
 from rag.faithfulness import normalize
 from rag.quiz.generation import SCHEMA, QuizShortfallError, generate_quiz, parse_reply
 from rag.quiz.models import Quiz
@@ -147,6 +148,36 @@ def test_broken_json_gets_one_repair_retry_that_shows_the_error() -> None:
     assert "could not be used" in repair[-1].content and "JSON" in repair[-1].content
 
 
+def test_a_failed_llm_call_is_retried_once_and_the_quiz_is_made() -> None:
+    catalog = Catalog({"policy.md": POLICY})
+    timed_out = LLMUnavailableError("Ollama at http://127.0.0.1:11434 did not answer within 120 s")
+    llm = ScriptedLLM([timed_out, reply(TRUE_ITEMS)])
+    messages: list[str] = []
+
+    quiz = generate_quiz(llm, catalog, "policy.md", count=5, seed=2, progress=messages.append)
+
+    assert_well_formed(quiz, catalog, 5)
+    assert len(llm.calls) == 2 and llm.calls[0] == llm.calls[1]  # the same request again
+    assert any("trying once more" in m for m in messages)
+
+
+def test_an_llm_that_keeps_failing_is_asked_twice_then_the_shortfall_names_it() -> None:
+    down = LLMUnavailableError("Ollama is not reachable at http://127.0.0.1:11434: start it with `ollama serve`")
+    llm = ScriptedLLM(default=down)
+
+    with pytest.raises(QuizShortfallError, match=r"0 of 4.*The LLM failed twice: .*ollama serve") as caught:
+        generate_quiz(llm, Catalog({"notes.md": KEYWORD_NOTES}), "notes.md", count=4, seed=3)
+
+    assert len(llm.calls) == 2  # later rounds do not wait on a dead backend again
+    assert caught.value.reasons["llm_failed"] == 2
+
+
+KEYWORD_NOTES = [  # notes of keywords: no sentence a quiz could state
+    "Remote work: 3 days, manager approval, home office, VPN",
+    "Expenses: 500 dollars, receipts, 30 days, finance team",
+    "Laptops: BitLocker, encryption, IT desk, 24 hours",
+    "Hotels: 200 dollars, economy class, 6 hours, travel desk",
+]
 BAD_REPLY = json.dumps(
     {
         "items": [
@@ -202,13 +233,7 @@ def test_rejected_model_statements_are_replaced_by_the_documents_own_sentences()
 
 
 def test_shortfall_names_the_rejection_reasons_when_no_sentence_can_stand_in() -> None:
-    fragments = [  # notes of keywords: no sentence a quiz could state
-        "Remote work: 3 days, manager approval, home office, VPN",
-        "Expenses: 500 dollars, receipts, 30 days, finance team",
-        "Laptops: BitLocker, encryption, IT desk, 24 hours",
-        "Hotels: 200 dollars, economy class, 6 hours, travel desk",
-    ]
-    catalog = Catalog({"notes.md": fragments})
+    catalog = Catalog({"notes.md": KEYWORD_NOTES})
     llm = ScriptedLLM(default=BAD_REPLY)
     with pytest.raises(QuizShortfallError) as caught:
         generate_quiz(llm, catalog, "notes.md", count=4, seed=3)

@@ -56,7 +56,7 @@ def manage_sources() -> None:
         if yes.button(t("upload.confirm_yes"), type="primary", key="upload_confirm_yes"):
             del st.session_state["upload_confirm_delete"]
             try:
-                removed = svc.remove_sources(pending)
+                removed = svc.remove_sources(pending, confirmed_by="in the dashboard")
             except RagError as err:
                 st.error(str(err))
             else:

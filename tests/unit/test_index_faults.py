@@ -1,0 +1,158 @@
+"""Faults while indexing: a file that makes its reader fail unexpectedly costs only itself, never the batch.
+
+Real Chroma, real model, real files.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import rag.index
+import rag.parsing
+from rag.cli import main as cli_main
+from rag.records import IndexProgress
+from rag.service import RagService
+
+REPO = Path(__file__).resolve().parents[2]
+MANUAL = "# Sessions\nTEEC_OpenSession opens a session between a client application and a trusted application.\n"
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "tee_manual.md").write_text(MANUAL, encoding="utf-8")
+    (folder / "deep.json").write_text("[" * 5000 + "]" * 5000)  # nested past Python's recursion limit
+    (folder / "report.docx").write_bytes(b"PK\x03\x04 stands in for a document whose reader breaks")
+    return folder
+
+
+@pytest.fixture
+def broken_docx_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader that fails the way lxml does on a DOCX with one huge text run ("Text node too long")."""
+    real = rag.parsing.parse_file
+
+    def parse(path: Path, settings):  # type: ignore[no-untyped-def]
+        if path.suffix == ".docx":
+            raise ValueError("xmlSAX2Characters: huge text node: Text node too long, try XML_PARSE_HUGE")
+        return real(path, settings)
+
+    monkeypatch.setattr(rag.parsing, "parse_file", parse)
+
+
+def test_a_file_whose_reader_fails_unexpectedly_gets_a_failed_outcome_and_the_batch_goes_on(
+    settings, minilm_embedder, docs: Path, broken_docx_reader: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    service = RagService(settings, embedder=minilm_embedder)
+
+    with caplog.at_level(logging.ERROR, logger="rag.index"):
+        report = service.index_paths([docs])
+
+    outcomes = {f.source: f for f in report.files}
+    assert set(outcomes) == {"docs/tee_manual.md", "docs/deep.json", "docs/report.docx"}
+    assert outcomes["docs/tee_manual.md"].status == "indexed"
+    docx = outcomes["docs/report.docx"]
+    assert docx.status == "failed"
+    assert "Could not read this file" in docx.error and "Text node too long" in docx.error
+    assert "save it again" in docx.error and str(docs) not in docx.error  # no server paths for the browser
+    assert (
+        outcomes["docs/deep.json"].status in ("failed", "indexed")
+        and "Traceback" not in outcomes["docs/deep.json"].error
+    )
+    assert "Traceback" in caplog.text or "ValueError" in caplog.text  # the details stay in the server log
+    stats = {s.source: s for s in service.stats().per_source}
+    assert stats["docs/report.docx"].status == "failed" and "Text node too long" in stats["docs/report.docx"].error
+    assert service.search("TEEC_OpenSession")[0].chunk.source == "docs/tee_manual.md"
+
+
+def test_index_json_prints_its_report_and_progress_when_a_reader_blows_up(settings, docs: Path) -> None:
+    env = {**os.environ, "RAG_STORAGE_DIR": str(settings.storage), "RAG_MODEL_DIR": str(settings.models),
+           "RAG_EMBEDDING_MODEL": settings.embedding_model}  # fmt: skip
+    result = subprocess.run([sys.executable, "-m", "rag", "index", str(docs), "--json"], env=env, cwd=REPO,
+                            capture_output=True, text=True, timeout=240)  # fmt: skip
+
+    files = {f["source"]: f for f in json.loads(result.stdout)["files"]}
+    assert files["docs/tee_manual.md"]["status"] == "indexed"
+    assert files["docs/deep.json"]["status"] in ("failed", "indexed")
+    assert result.returncode in (0, 1) and "Traceback" not in result.stdout
+    assert "[3/3] finishing" in result.stderr  # progress lines on stderr, also with --json
+
+
+@pytest.mark.parametrize("reader_is", ["the same service", "another process's view"])
+def test_a_search_during_a_write_does_not_wait_for_the_writer(settings, minilm_embedder, tmp_path: Path,
+                                                              reader_is: str) -> None:  # fmt: skip
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir(), second.mkdir()
+    (first / "tee_manual.md").write_text(MANUAL, encoding="utf-8")
+    (second / "travel.md").write_text("# Travel\nHotel costs are capped at 200 dollars per night.\n", encoding="utf-8")
+    writer = RagService(settings, embedder=minilm_embedder)
+    writer.index_paths([first])
+    reader = writer if reader_is == "the same service" else RagService(settings, embedder=minilm_embedder)
+    committed, release = threading.Event(), threading.Event()
+
+    def hold_before_bm25(event: IndexProgress) -> None:
+        if event.stage == "finishing":  # the manifest has switched over; BM25 is rebuilt after this
+            committed.set()
+            release.wait(60)
+
+    writing = threading.Thread(target=writer.index_paths, args=([second],), kwargs={"progress": hold_before_bm25})
+    writing.start()
+    try:
+        assert committed.wait(60)
+        found: list[list[str]] = []
+        searching = threading.Thread(
+            target=lambda: found.append([h.chunk.source for h in reader.search("TEEC_OpenSession")])
+        )
+        searching.start()
+        searching.join(20)  # the writer holds its lock for as long as the test likes: a waiting reader never returns
+        assert not searching.is_alive(), "the search waited for the writer"
+        assert found[0][0] == "first/tee_manual.md" or found[0][0] == "tee_manual.md"
+    finally:
+        release.set()
+        writing.join(60)
+    assert reader.search("Hotel costs per night")[0].chunk.source.endswith("travel.md")
+    assert reader.check_consistency().ok
+
+
+def test_a_deletion_is_refused_without_yes_and_recorded_with_how_it_was_confirmed(
+    settings, minilm_embedder, docs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    RagService(settings, embedder=minilm_embedder).index_paths([docs / "tee_manual.md"])
+    for name, value in {"RAG_STORAGE_DIR": str(settings.storage), "RAG_MODEL_DIR": str(settings.models),
+                        "RAG_EMBEDDING_MODEL": settings.embedding_model}.items():  # fmt: skip
+        monkeypatch.setenv(name, value)
+
+    refused = cli_main(["remove", "tee_manual.md"])
+    kept = RagService(settings, embedder=minilm_embedder).sources()
+    done = cli_main(["remove", "tee_manual.md", "--yes"])
+
+    history = RagService(settings, embedder=minilm_embedder).version_history()
+    assert (refused, kept, done) == (2, ["tee_manual.md"], 0)
+    assert history[0].action == "remove"
+    assert history[0].detail == "tee_manual.md (deletion confirmed with --yes on the command line)"
+
+
+def test_a_big_file_reports_progress_while_it_is_embedded(
+    settings, minilm_embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rag.index, "EMBED_PROGRESS_CHUNKS", 8)  # a big file, in miniature
+    big = tmp_path / "big.md"
+    big.write_text("\n\n".join(f"## Part {i}\n" + f"Device {i} reports code {i * 7} after {i} retries. " * 12
+                               for i in range(40)), encoding="utf-8")  # fmt: skip
+    events: list[IndexProgress] = []
+
+    report = RagService(settings, embedder=minilm_embedder).index_paths([big], progress=events.append)
+
+    chunks = report.files[0].chunks
+    embedding = [e for e in events if e.stage == "embedding"]
+    assert chunks > 16 and len(embedding) >= 3
+    assert embedding[1].current == f"big.md (8/{report.embedded} chunks)" and embedding[1].embedded == 8
+    assert [e.embedded for e in embedding] == sorted(e.embedded for e in embedding)
