@@ -76,7 +76,7 @@ def test_every_file_in_a_folder_gets_an_outcome(tmp_path: Path, settings: Settin
 
 
 def test_upload_page_offers_exactly_the_supported_kinds() -> None:
-    source = (Path(__file__).resolve().parents[2] / "pages" / "upload.py").read_text(encoding="utf-8")
+    source = (Path(__file__).resolve().parents[2] / "app_pages" / "upload.py").read_text(encoding="utf-8")
     assert "SUPPORTED_EXTENSIONS" in source and "FILE_TYPES = [" not in source
     assert {".pptx", ".tsv", ".xlsm", ".ndjson", ".text"} <= set(SUPPORTED_EXTENSIONS)
 
