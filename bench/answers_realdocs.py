@@ -3,7 +3,7 @@
 Run from the repository root (models provisioned by ``scripts/start.sh`` or ``scripts/test.sh``)::
 
     .venv/bin/python bench/answers_realdocs.py                       # default settings, embedded model
-    .venv/bin/python bench/answers_realdocs.py --context 400 800 1200 # accuracy against context size
+    .venv/bin/python bench/answers_realdocs.py --context 400 800 1200 --every 2  # accuracy against context size
     .venv/bin/python bench/answers_realdocs.py --backend extractive
 
 The documents are indexed once into ``storage/bench/realdocs`` (kept: later runs embed nothing). Each run answers
@@ -54,9 +54,9 @@ def indexed_service(settings: Settings) -> RagService:
     return service
 
 
-def run(settings: Settings, label: str, limit: int | None) -> dict[str, Any]:
+def run(settings: Settings, label: str, golden: Path, limit: int | None) -> dict[str, Any]:
     service = indexed_service(settings)
-    result = service.evaluate_answers(GOLDEN, limit=limit, progress=lambda line: print(line, file=sys.stderr))
+    result = service.evaluate_answers(golden, limit=limit, progress=lambda line: print(line, file=sys.stderr))
     result["summary"]["setting"] = label
     return result
 
@@ -66,6 +66,7 @@ def main() -> None:
     parser.add_argument("--context", type=int, nargs="*", default=[], help="context caps (estimated tokens) to sweep")
     parser.add_argument("--backend", default="", help="LLM backend (default: the settings' own)")
     parser.add_argument("--limit", type=int, default=None, help="first N questions only")
+    parser.add_argument("--every", type=int, default=1, help="every Kth question only (a spread-out subset)")
     parser.add_argument("--json", type=Path, default=None, help="also write every answer to this file")
     args = parser.parse_args()
 
@@ -73,7 +74,12 @@ def main() -> None:
     if args.backend:
         base = replace(base, llm_backend=args.backend)
     settings = [(f"context {n}", replace(base, context_budget_tokens=n)) for n in args.context] or [("default", base)]
-    results = [run(s, label, args.limit) for label, s in settings]
+    golden = GOLDEN
+    if args.every > 1:
+        lines = GOLDEN.read_text(encoding="utf-8").splitlines()[:: args.every]
+        golden = base.storage / f"golden-every-{args.every}.jsonl"
+        golden.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    results = [run(s, label, golden, args.limit) for label, s in settings]
     print("setting | " + " | ".join(COLUMNS))
     for result in results:
         summary = result["summary"]

@@ -17,7 +17,7 @@ from rag.answer_check import check_answer
 from rag.citations import Passage, drop_invalid_markers
 from rag.context_window import estimate_tokens, fits, focus
 from rag.errors import LLMError
-from rag.evidence import evidence_answer, evidence_citations, gather_evidence
+from rag.evidence import SentenceRelevance, evidence_answer, evidence_citations, gather_evidence
 from rag.faithfulness import says_unknown
 from rag.llm.base import LLMBackend, Message
 from rag.prompts import (
@@ -252,11 +252,19 @@ class AnswerDraft:
         hits: the search results.
         basis: whether the hits are worth answering from (else the LLM is not asked).
         passages: the numbered passages the model reads (empty without a basis).
-        evidence: each passage's sentence that best answers the question, shown before the answer.
+        evidence: each passage's sentence that best answers the question (by words and, given ``relevance``, by
+            meaning), shown before the answer.
     """
 
     def __init__(
-        self, backend: LLMBackend, question: str, hits: Sequence[Hit], settings: Settings, *, query: str = ""
+        self,
+        backend: LLMBackend,
+        question: str,
+        hits: Sequence[Hit],
+        settings: Settings,
+        *,
+        query: str = "",
+        relevance: SentenceRelevance | None = None,
     ) -> None:
         self.question = question
         self.query = query or question
@@ -270,7 +278,7 @@ class AnswerDraft:
             # is ready before the model is
             rate = reading_rate(backend) if settings.sizes_context_by_reading_rate(backend.name) else None
             self.passages = tuple(build_context(self.query, self.hits, settings, backend.name, rate))
-        self.evidence: tuple[Evidence, ...] = gather_evidence(self.query, self.passages)
+        self.evidence: tuple[Evidence, ...] = gather_evidence(self.query, self.passages, relevance)
         self._stream: AnswerStream | None = None
 
     @property

@@ -244,7 +244,12 @@ class RagService:
 
         query = rewrite_followup(question, history)
         hits = self.search(query, filters=filters, contextual=True)
-        return AnswerDraft(self.llm, question, hits, self.settings, query=query)
+        return AnswerDraft(self.llm, question, hits, self.settings, query=query, relevance=self.sentence_relevance)
+
+    def sentence_relevance(self, question: str, sentences: Sequence[str]) -> list[float]:
+        """Cosine of each sentence to ``question`` by the embedding model (how the evidence is read by meaning)."""
+        vectors = self.embedder.embed_passages(list(sentences))
+        return [float(v) for v in vectors @ self.embedder.embed_queries([question])[0]]
 
     def ask(
         self, question: str, *, filters: SearchFilters | None = None, history: Sequence[tuple[str, str]] = ()
