@@ -180,12 +180,12 @@ def _check(service, args) -> int:  # type: ignore[no-untyped-def]
 
 
 def _remove(service, args) -> int:  # type: ignore[no-untyped-def]
+    sources = service.resolve_sources(args.sources)
     if not args.yes:
-        names = ", ".join(args.sources)
-        print(f"refusing to delete {len(args.sources)} source(s) without --yes: {names}", file=sys.stderr)
+        print(f"refusing to delete {len(sources)} source(s) without --yes: {', '.join(sources)}", file=sys.stderr)
         return 2
-    removed = service.remove_sources(args.sources, confirmed_by="with --yes on the command line")
-    print(f"removed {len(args.sources)} source(s), {removed} chunks")
+    removed = service.remove_sources(sources, confirmed_by="with --yes on the command line")
+    print(f"removed {len(sources)} source(s), {removed} chunks")
     return 0
 
 
@@ -209,7 +209,7 @@ def hit_json(hit: Hit) -> dict[str, Any]:
 
 
 def _search(service, args) -> int:  # type: ignore[no-untyped-def]
-    filters = SearchFilters(sources=tuple(args.source))
+    filters = SearchFilters(sources=tuple(service.resolve_sources(args.source)))
     hits = service.search(args.query, top_k=args.top_k, semantic_weight=args.semantic_weight, filters=filters)
     if args.json:
         _emit({"hits": [hit_json(h) for h in hits]})
@@ -251,7 +251,7 @@ def _ask(service, args) -> int:  # type: ignore[no-untyped-def]
 
 
 def _quiz(service, args) -> int:  # type: ignore[no-untyped-def]
-    quiz = service.generate_quiz(args.source, count=args.count, level=args.level,
+    quiz = service.generate_quiz(service.resolve_source(args.source), count=args.count, level=args.level,
                                  progress=lambda msg: print(msg, file=sys.stderr))  # fmt: skip
     data = quiz.model_dump(mode="json")
     if args.json:

@@ -133,6 +133,27 @@ class RagService:
     def stats(self) -> IndexStats:
         return self.index.stats()
 
+    def resolve_source(self, typed: str) -> str:
+        """The stored source name for what a person typed (see ``rag.source_names`` for the rules).
+
+        Args:
+            typed: the name as ``stats`` prints it, the path that was indexed (absolute or relative to the
+                current folder), or a file name that only one indexed source has.
+
+        Raises:
+            AmbiguousSourceError: a file name several sources share (the message lists them).
+            SourceNotFoundError: nothing indexed matches.
+        """
+        from rag.source_names import resolve_source
+
+        return resolve_source(typed, self.index.manifest.all_sources())
+
+    def resolve_sources(self, typed: Sequence[str]) -> list[str]:
+        """``resolve_source`` for several names, in order and without duplicates."""
+        from rag.source_names import resolve_sources
+
+        return resolve_sources(typed, self.index.manifest.all_sources())
+
     def sources(self) -> list[str]:
         return self.index.catalog.sources()
 
