@@ -54,30 +54,24 @@ def show_index(stats: IndexStats) -> None:
     with per_source_tab:
         st.bar_chart(table, x=t("col.source"), y=t("col.chunks"), horizontal=True)
     with length_tab:
-        lengths: list[int] = []
-        for row in stats.per_source:
-            if row.chunks:
-                try:
-                    lengths.extend(len(chunk.text) for chunk in svc.chunks_of(row.source))
-                except RagError as err:
-                    st.error(str(err))
-        if lengths:
-            bins = pd.cut(pd.Series(lengths), bins=min(20, max(1, len(set(lengths)))))
-            histogram = bins.value_counts(sort=False)
-            st.bar_chart(
-                pd.DataFrame(
-                    {
-                        t("stats.length"): [f"{int(b.left)}–{int(b.right)}" for b in histogram.index],
-                        t("stats.count"): histogram.to_numpy(),
-                    }
-                ),
-                x=t("stats.length"),
-                y=t("stats.count"),
-                sort=False,
-            )
-            st.caption(
-                t("stats.length_summary", n=len(lengths), mean=sum(lengths) / len(lengths), longest=max(lengths))
-            )
+        try:
+            lengths = svc.chunk_length_stats()
+        except RagError as err:
+            st.error(str(err))
+        else:
+            if lengths.chunks:
+                st.bar_chart(
+                    pd.DataFrame(
+                        {
+                            t("stats.length"): [f"{b.low}–{b.high}" for b in lengths.bins],
+                            t("stats.count"): [b.count for b in lengths.bins],
+                        }
+                    ),
+                    x=t("stats.length"),
+                    y=t("stats.count"),
+                    sort=False,
+                )
+                st.caption(t("stats.length_summary", n=lengths.chunks, mean=lengths.mean, longest=lengths.longest))
     with types_tab:
         doc_types = Counter(row.doc_type for row in stats.per_source)
         st.bar_chart(

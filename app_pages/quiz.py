@@ -6,9 +6,10 @@ import streamlit as st
 
 from rag.errors import RagError
 from rag.quiz.models import Quiz
+from rag.records import QUIZ_LEVELS, Judgement
 from ui.i18n import t
 from ui.service import get_service
-from ui.widgets import QUIZ_LEVELS, escape_md, quiz_set_label, show_judgement
+from ui.widgets import escape_md, quiz_set_label, show_judgement
 
 svc = get_service()
 st.title(t("quiz.title"))
@@ -22,7 +23,7 @@ def start(quiz_id: str) -> None:
 
 def play(quiz: Quiz) -> None:
     """One statement at a time: answer ○ or ×, see the judgement and its citations, then the next."""
-    answers: dict = st.session_state["quiz_answers"]
+    answers: dict[str, Judgement] = st.session_state["quiz_answers"]
     position: int = st.session_state["quiz_position"]
     score = sum(j.correct for j in answers.values())
     if position >= len(quiz.items):
@@ -41,10 +42,10 @@ def play(quiz: Quiz) -> None:
         said_false = false_col.button(t("quiz.false"), key=f"quiz_false_{position}", width="stretch")
         if said_true or said_false:
             try:
-                judgement = svc.quizzes.judge(quiz.id, item.id, said_true)
+                judgement = svc.judge_answer(quiz.id, item.id, said_true)
                 answers[item.id] = judgement
                 if len(answers) == len(quiz.items):
-                    svc.quizzes.record_score(quiz.id, sum(j.correct for j in answers.values()), len(quiz.items))
+                    svc.record_quiz_score(quiz.id, sum(j.correct for j in answers.values()), len(quiz.items))
             except RagError as err:
                 st.error(str(err))
             else:
@@ -86,7 +87,7 @@ with generate_tab:
                 start(quiz.id)
 
 try:
-    saved = svc.quizzes.list()
+    saved = svc.quiz_sets()
 except RagError as err:
     st.error(str(err))
     saved = []
@@ -108,7 +109,7 @@ with play_tab:
         if chosen != current:
             start(chosen)
         try:
-            quiz = svc.quizzes.get(chosen)
+            quiz = svc.quiz(chosen)
         except RagError as err:
             st.error(str(err))
             quiz = None
@@ -122,18 +123,18 @@ with manage_tab:
         with st.container(border=True):
             st.markdown(f"**{escape_md(titles[q.id])}**")
             try:
-                scores = svc.quizzes.scores(q.id)
+                scores = svc.quiz_scores(q.id)
                 export_col, delete_col = st.columns(2)
                 export_col.download_button(
                     t("quiz.export"),
-                    svc.quizzes.export(q.id),
+                    svc.export_quiz(q.id),
                     file_name=f"quiz-{q.id}.json",
                     mime="application/json",
                     key=f"quiz_export_{q.id}",
                     on_click="ignore",
                 )
                 if delete_col.button(t("quiz.delete"), key=f"quiz_delete_{q.id}"):
-                    svc.quizzes.delete(q.id)
+                    svc.delete_quiz(q.id)
                     if st.session_state.get("quiz_current") == q.id:
                         st.session_state.pop("quiz_current")
                     st.rerun()

@@ -6,12 +6,10 @@ import pandas as pd
 import streamlit as st
 
 from rag.errors import RagError
-from rag.records import Hit, SearchFilters
+from rag.records import MODE_SEMANTIC_WEIGHTS, SEARCH_MODES, Hit, SearchFilters
 from ui.i18n import t
 from ui.service import get_service
 from ui.widgets import escape_md, hit_title, show_hit
-
-EVAL_MODES = ["bm25", "dense", "hybrid"]
 
 svc = get_service()
 settings = svc.settings
@@ -77,7 +75,8 @@ with search_tab:
 
     if submitted and query.strip():
         filters = SearchFilters(sources=tuple(sources), doc_types=tuple(doc_types), languages=tuple(languages))
-        runs = {"hybrid": weight, **({"bm25": 0.0, "dense": 1.0} if compare else {})}
+        compared = SEARCH_MODES if compare else ("hybrid",)
+        runs = {mode: weight if (w := MODE_SEMANTIC_WEIGHTS[mode]) is None else w for mode in compared}
         try:
             with st.spinner(t("search.running")):
                 st.session_state["search_results"] = {
@@ -94,7 +93,7 @@ with search_tab:
         show_hits(results["hybrid"], "search_hybrid")
     if len(results) > 1:
         st.subheader(t("search.side_by_side"))
-        for column, name in zip(st.columns(3), ("bm25", "dense", "hybrid"), strict=True):
+        for column, name in zip(st.columns(len(SEARCH_MODES)), SEARCH_MODES, strict=True):
             with column:
                 st.markdown(f"**{t('search.mode_' + name)}**")
                 for rank, hit in enumerate(results[name], start=1):
@@ -111,8 +110,8 @@ with eval_tab:
     )
     modes = modes_col.multiselect(
         t("search.eval_modes"),
-        EVAL_MODES,
-        default=["bm25", "dense", "hybrid"],
+        SEARCH_MODES,
+        default=list(SEARCH_MODES),
         key="search_eval_modes",
         placeholder=t("common.choose"),
     )

@@ -7,7 +7,6 @@ from collections.abc import Callable
 import streamlit as st
 
 from rag.errors import RagError
-from rag.parsing.kinds import SUPPORTED_EXTENSIONS
 from rag.records import IndexReport
 from ui.i18n import t
 from ui.service import get_service
@@ -73,7 +72,7 @@ with files_tab:
     uploader_key = f"upload_files_{st.session_state.get('upload_generation', 0)}"
     uploaded = st.file_uploader(
         t("upload.files"),
-        type=list(SUPPORTED_EXTENSIONS),
+        type=list(svc.supported_extensions()),
         accept_multiple_files=True,
         key=uploader_key,
     )

@@ -41,10 +41,10 @@ from rag.faithfulness import similarity  # noqa: E402
 from rag.llm.selection import build_backend, select_backend  # noqa: E402
 from rag.parsing import parse_file  # noqa: E402
 from rag.quiz import QuizShortfallError, generate_quiz  # noqa: E402
-from rag.quiz.models import LEVELS, Quiz  # noqa: E402
+from rag.quiz.models import Quiz  # noqa: E402
 from rag.quiz.validation import DUPLICATE_SIMILARITY, contradiction, is_verbatim, supports  # noqa: E402
 from rag.quiz.wellformed import malformed_parts  # noqa: E402
-from rag.records import Chunk  # noqa: E402
+from rag.records import QUIZ_LEVELS, Chunk  # noqa: E402
 from rag.settings import Settings  # noqa: E402
 
 DOCS = ROOT.parent / "shared" / "realdocs" / "docs"
@@ -112,7 +112,7 @@ def _share(rows: list[dict], key: str) -> float | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", nargs="+", default=list(DEFAULT_DOCS), help="file names in ../shared/realdocs/docs")
-    parser.add_argument("--levels", nargs="+", default=list(LEVELS), choices=LEVELS)
+    parser.add_argument("--levels", nargs="+", default=list(QUIZ_LEVELS), choices=QUIZ_LEVELS)
     parser.add_argument("--count", type=int, default=5, help="items per quiz")
     parser.add_argument("--backend", default="", help="ollama, openai, embedded or extractive (default: auto)")
     parser.add_argument("--seed", type=int, default=7)

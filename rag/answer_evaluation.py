@@ -27,7 +27,7 @@ from rag.claims import check_claim
 from rag.errors import EvaluationError
 from rag.evaluation import percentile
 from rag.faithfulness import says_unknown
-from rag.records import Answer
+from rag.records import Answer, AnswerEvaluation
 
 if TYPE_CHECKING:
     from rag.service import RagService
@@ -110,7 +110,7 @@ def refused(answer: Answer) -> bool:
 
 def evaluate_answers(
     service: RagService, path: str | Path, *, limit: int | None = None, progress: Callable[[str], None] | None = None
-) -> dict[str, Any]:
+) -> AnswerEvaluation:
     """Answer every golden question with the current index and settings and score the answers.
 
     Returns:

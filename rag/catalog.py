@@ -1,9 +1,9 @@
-"""Read access to indexed chunks by source and position (quiz pools, neighbours, stats charts)."""
+"""Read access to indexed chunks by source and position (quiz pools, neighbours) and their length statistics."""
 
 from __future__ import annotations
 
 from rag.manifest import Manifest
-from rag.records import Chunk
+from rag.records import Chunk, ChunkLengthStats, LengthBin
 
 
 class ChunkCatalog:
@@ -30,3 +30,27 @@ class ChunkCatalog:
             if chunk is not None:
                 around.append(chunk)
         return around
+
+    def length_stats(self, bins: int = 20) -> ChunkLengthStats:
+        """Characters per chunk over the index: count, mean, extremes and an equal-width histogram.
+
+        Args:
+            bins: the most bars the histogram has (fewer when there are fewer distinct lengths).
+
+        Raises:
+            ValueError: ``bins`` is below 1.
+        """
+        if bins < 1:
+            raise ValueError(f"bins={bins}; allowed: 1 or more")
+        lengths = self._manifest.chunk_lengths()
+        if not lengths:
+            return ChunkLengthStats(0)
+        shortest, longest = min(lengths), max(lengths)
+        n = min(bins, len(set(lengths)))
+        width = (longest - shortest) / n or 1.0
+        counts = [0] * n
+        for length in lengths:
+            counts[min(int((length - shortest) / width), n - 1)] += 1
+        edges = [round(shortest + i * width) for i in range(n)] + [longest]
+        histogram = tuple(LengthBin(edges[i], edges[i + 1], counts[i]) for i in range(n))
+        return ChunkLengthStats(len(lengths), sum(lengths) / len(lengths), shortest, longest, histogram)

@@ -11,12 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
+from rag import __version__
 from rag.errors import RagError
-from rag.records import Hit, IndexProgress, SearchFilters
+from rag.records import QUIZ_LEVELS, SEARCH_MODES, Hit, IndexProgress, SearchFilters
 
 EXIT_LLM_FAILED = 3
 
@@ -36,60 +38,111 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+_JSON_HELP = "print one JSON object on stdout instead of text (progress and errors stay on stderr)"
+_SOURCE_HELP = (
+    "a source as `stats` prints it (docs/manual.pdf), its file name if no other source has it (manual.pdf), "
+    "or the path you indexed, absolute or relative to this folder (~/docs/manual.pdf)"
+)
+
+
+def _prog() -> str:
+    """``rag`` when run as the installed console script, else ``python -m rag``."""
+    return "rag" if Path(sys.argv[0]).name == "rag" else "python -m rag"
+
+
+def _command(sub: Any, name: str, summary: str, examples: str, run: Callable[..., int], *, json: bool = True) -> Any:
+    """A subcommand with its summary as description, ``examples`` as the epilog and (by default) ``--json``."""
+    prog = _prog()
+    lines = "\n".join(f"  {prog} {line}" for line in examples.strip().splitlines())
+    p = sub.add_parser(
+        name,
+        help=summary,
+        description=summary[0].upper() + summary[1:] + ".",
+        epilog=f"examples:\n{lines}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    if json:
+        p.add_argument("--json", action="store_true", help=_JSON_HELP)
+    p.set_defaults(run=run)
+    return p
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m rag", description="Local, private RAG over your documents.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    prog = _prog()
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Local, private RAG over your documents: index, search, ask with citations, quiz, evaluate.",
+        epilog=(
+            f"Run `{prog} COMMAND --help` for a command's arguments and examples.\n"
+            "The index lives in ./storage under the folder you run from; set RAG_STORAGE_DIR (an absolute path)\n"
+            "to use one index from anywhere. Other settings: RAG_* variables or a RAG_CONFIG TOML file.\n"
+            "Exit codes: 0 success, 1 failed files or a known error, 2 bad usage or refused deletion, 3 the LLM failed."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("index", help="index files and folders (incremental)")
-    p.add_argument("paths", nargs="+")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=_index)
+    p = _command(sub, "index", "index files and folders (incremental: unchanged files cost nothing)", """
+index ~/docs                 # a folder: its files are named docs/<path inside it>
+index report.pdf notes.md    # single files: named by their file name
+index ~/docs --json          # the per-file outcomes as JSON""", _index)  # fmt: skip
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files and folders to index, e.g. ~/docs report.pdf")
 
-    p = sub.add_parser("stats", help="what is indexed")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=_stats)
+    _command(sub, "stats", "what is indexed: totals and one line per source, with the names other commands take", """
+stats
+stats --json""", _stats)  # fmt: skip
 
-    p = sub.add_parser("check", help="check that the manifest, Chroma and BM25 agree (exit 1 when they do not)")
+    p = _command(sub, "check", "check that the manifest, Chroma and BM25 agree (exit 1 when they do not)", """
+check
+check --repair --json""", _check)  # fmt: skip
     p.add_argument("--repair", action="store_true", help="make Chroma and BM25 agree with the manifest first")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=_check)
 
-    p = sub.add_parser("remove", help="delete sources from the index")
-    p.add_argument("sources", nargs="+")
-    p.add_argument("--yes", action="store_true", help="confirm the deletion")
-    p.set_defaults(run=_remove)
+    p = _command(sub, "remove", "delete sources from the index (refused without --yes)", """
+remove docs/orion_manual.pdf --yes     # the name stats prints
+remove orion_manual.pdf --yes          # the file name, when no other source has it
+remove ~/docs/orion_manual.pdf --yes   # the path that was indexed""", _remove, json=False)  # fmt: skip
+    p.add_argument("sources", nargs="+", metavar="SOURCE", help=_SOURCE_HELP)
+    p.add_argument("--yes", action="store_true", help="confirm the deletion (without it nothing is deleted)")
 
-    p = sub.add_parser("search", help="hybrid search with per-stage scores")
-    p.add_argument("query")
-    p.add_argument("--top-k", type=int, default=None)
-    p.add_argument("--semantic-weight", type=float, default=None)
-    p.add_argument("--source", action="append", default=[])
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=_search)
+    p = _command(sub, "search", "hybrid search (dense + BM25) with every stage's rank and score", """
+search "session handling"
+search "TEEC_OpenSession" --top-k 10 --semantic-weight 0.2
+search "timeout" --source orion_manual.pdf --source docs/notes.md --json""", _search)  # fmt: skip
+    p.add_argument("query", help='what to look for, e.g. "how is a session opened"')
+    p.add_argument("--top-k", type=int, default=None, metavar="K", help="how many hits (default: settings' top_k, 5)")
+    p.add_argument(
+        "--semantic-weight", type=float, default=None, metavar="W",
+        help="0 = BM25 only, 1 = embeddings only (default: settings' semantic_weight, 0.5), e.g. 0.3",
+    )  # fmt: skip
+    p.add_argument("--source", action="append", default=[], metavar="SOURCE",
+                   help=f"search only this source (repeatable): {_SOURCE_HELP}")  # fmt: skip
 
-    p = sub.add_parser("ask", help="answer a question from the documents, with citations")
-    p.add_argument("question")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=_ask)
+    p = _command(sub, "ask", "answer a question from the documents, every claim checked against its citation", """
+ask "How is a session opened?"
+ask "セッションはどう開く？" --json""", _ask)  # fmt: skip
+    p.add_argument("question", help='the question, e.g. "What does TEE_Malloc return on failure?"')
 
-    p = sub.add_parser("quiz", help="generate a true/false quiz from one source")
-    p.add_argument("source")
-    p.add_argument("--count", type=int, default=5)
-    p.add_argument("--level", choices=("beginner", "intermediate", "advanced"), default="beginner")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=_quiz)
+    p = _command(sub, "quiz", "generate a true/false quiz from one source and save it", """
+quiz orion_manual.pdf
+quiz docs/orion_manual.pdf --count 10 --level advanced --json""", _quiz)  # fmt: skip
+    p.add_argument("source", metavar="SOURCE", help=_SOURCE_HELP)
+    p.add_argument("--count", type=int, default=5, metavar="N", help="how many statements (default 5), e.g. 10")
+    p.add_argument("--level", choices=QUIZ_LEVELS, default="beginner", help="difficulty (default beginner)")
 
-    p = sub.add_parser("evaluate", help="retrieval metrics on a BEIR folder or a golden QA file")
-    p.add_argument("path")
-    p.add_argument("--split", default="test")
-    p.add_argument("--mode", choices=("hybrid", "bm25", "dense", "all"), default="hybrid")
+    p = _command(sub, "evaluate", "retrieval metrics on a BEIR folder or a golden QA file (or --answers)", """
+evaluate ../shared/data/scifact --split test --mode all
+evaluate golden/realdocs_qa.jsonl --mode hybrid --json
+evaluate golden/realdocs_qa.jsonl --answers""", _evaluate)  # fmt: skip
+    p.add_argument("path", help="a BEIR folder (corpus.jsonl, queries.jsonl, qrels/) or a golden .jsonl/.json file")
+    p.add_argument("--split", default="test", help="the BEIR qrels split (default test), e.g. dev")
+    p.add_argument("--mode", choices=(*SEARCH_MODES, "all"), default="hybrid",
+                   help="how to search (default hybrid); all runs each mode")  # fmt: skip
     p.add_argument(
         "--answers",
         action="store_true",
         help="answer a golden .jsonl file's questions with the current index and score the answers",
     )
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=_evaluate)
     return parser
 
 
@@ -180,12 +233,12 @@ def _check(service, args) -> int:  # type: ignore[no-untyped-def]
 
 
 def _remove(service, args) -> int:  # type: ignore[no-untyped-def]
+    sources = service.resolve_sources(args.sources)
     if not args.yes:
-        names = ", ".join(args.sources)
-        print(f"refusing to delete {len(args.sources)} source(s) without --yes: {names}", file=sys.stderr)
+        print(f"refusing to delete {len(sources)} source(s) without --yes: {', '.join(sources)}", file=sys.stderr)
         return 2
-    removed = service.remove_sources(args.sources, confirmed_by="with --yes on the command line")
-    print(f"removed {len(args.sources)} source(s), {removed} chunks")
+    removed = service.remove_sources(sources, confirmed_by="with --yes on the command line")
+    print(f"removed {len(sources)} source(s), {removed} chunks")
     return 0
 
 
@@ -209,7 +262,7 @@ def hit_json(hit: Hit) -> dict[str, Any]:
 
 
 def _search(service, args) -> int:  # type: ignore[no-untyped-def]
-    filters = SearchFilters(sources=tuple(args.source))
+    filters = SearchFilters(sources=tuple(service.resolve_sources(args.source)))
     hits = service.search(args.query, top_k=args.top_k, semantic_weight=args.semantic_weight, filters=filters)
     if args.json:
         _emit({"hits": [hit_json(h) for h in hits]})
@@ -251,7 +304,7 @@ def _ask(service, args) -> int:  # type: ignore[no-untyped-def]
 
 
 def _quiz(service, args) -> int:  # type: ignore[no-untyped-def]
-    quiz = service.generate_quiz(args.source, count=args.count, level=args.level,
+    quiz = service.generate_quiz(service.resolve_source(args.source), count=args.count, level=args.level,
                                  progress=lambda msg: print(msg, file=sys.stderr))  # fmt: skip
     data = quiz.model_dump(mode="json")
     if args.json:
@@ -267,7 +320,7 @@ def _quiz(service, args) -> int:  # type: ignore[no-untyped-def]
 def _evaluate(service, args) -> int:  # type: ignore[no-untyped-def]
     if args.answers:
         return _evaluate_answers(service, args)
-    modes = ["hybrid", "bm25", "dense"] if args.mode == "all" else [args.mode]
+    modes = list(SEARCH_MODES) if args.mode == "all" else [args.mode]
     result = service.evaluate(args.path, split=args.split, modes=modes)
     if args.json:
         _emit({"modes": result["modes"]})

@@ -13,6 +13,7 @@ Every failure a person can meet is a ``RagError`` whose message says what happen
     │   ├── ModelMismatchError   the index was built with another embedding model
     │   └── IndexBusyError       another process holds the writer lock
     ├── SourceNotFoundError      a named source is not in the index
+    │   └── AmbiguousSourceError a bare file name that several indexed sources share
     ├── LLMError
     │   ├── LLMUnavailableError  the backend cannot be reached / the model is missing
     │   └── LLMOutputError       the backend answered something unusable
@@ -67,6 +68,10 @@ class IndexBusyError(IndexError_):
 
 class SourceNotFoundError(RagError):
     """A named source is not in the index."""
+
+
+class AmbiguousSourceError(SourceNotFoundError):
+    """A bare file name matches several indexed sources; the message lists them."""
 
 
 class LLMError(RagError):

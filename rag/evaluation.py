@@ -23,15 +23,14 @@ from typing import Any
 
 from rag.errors import EvaluationError
 from rag.metrics import evaluate_run
-from rag.records import Hit
+from rag.records import MODE_SEMANTIC_WEIGHTS, SEARCH_MODES, Hit, RetrievalEvaluation
 from rag.settings import Settings
 
-MODES = {"hybrid": None, "bm25": 0.0, "dense": 1.0}
 RUN_DEPTH = 100  # hits per query (recall@100)
 
 
 def evaluate_path(service: Any, path: str | Path, *, split: str = "test", modes: list[str] | None = None,
-                  limit: int | None = None) -> dict[str, Any]:  # fmt: skip
+                  limit: int | None = None) -> RetrievalEvaluation:  # fmt: skip
     """Metrics per mode for a BEIR folder or a golden QA file.
 
     Returns:
@@ -42,9 +41,9 @@ def evaluate_path(service: Any, path: str | Path, *, split: str = "test", modes:
         EvaluationError: the folder or file is not in a format described above.
     """
     modes = modes or ["hybrid"]
-    unknown = [m for m in modes if m not in MODES]
+    unknown = [m for m in modes if m not in SEARCH_MODES]
     if unknown:
-        raise ValueError(f"Unknown mode(s) {unknown}; allowed: {', '.join(MODES)}")
+        raise ValueError(f"Unknown mode(s) {unknown}; allowed: {', '.join(SEARCH_MODES)}")
     target = Path(path)
     if target.is_dir():
         search, queries, qrels, to_doc = _beir(service, target, split)
@@ -54,13 +53,13 @@ def evaluate_path(service: Any, path: str | Path, *, split: str = "test", modes:
         raise EvaluationError(f"{path} is neither a BEIR folder nor a golden QA file.")
     if limit:
         queries = dict(list(queries.items())[:limit])
-    result: dict[str, Any] = {"modes": {}, "per_query": []}
+    result: RetrievalEvaluation = {"modes": {}, "per_query": []}
     for mode in modes:
         run: dict[str, dict[str, float]] = {}
         latencies: list[float] = []
         for qid, text in queries.items():
             started = time.perf_counter()
-            hits = search(text, top_k=RUN_DEPTH, semantic_weight=MODES[mode])
+            hits = search(text, top_k=RUN_DEPTH, semantic_weight=MODE_SEMANTIC_WEIGHTS[mode])  # type: ignore[index]  # checked above
             latencies.append((time.perf_counter() - started) * 1e3)
             run[qid] = _doc_scores(hits, to_doc)
         metrics = evaluate_run(run, qrels)

@@ -41,6 +41,7 @@ from rag.records import (
     FileOutcome,
     IndexProgress,
     IndexReport,
+    IndexStage,
     IndexStats,
     SourceStats,
 )
@@ -467,7 +468,7 @@ class _Run:
         self.outcomes.append(outcome)
         self.report("parsing", outcome.source)
 
-    def report(self, stage: str, current: str) -> None:
+    def report(self, stage: IndexStage, current: str) -> None:
         if self.progress is None:
             return
         done = len(self.outcomes)

@@ -250,6 +250,10 @@ class Manifest:
         )
         return dict(rows)
 
+    def chunk_lengths(self) -> list[int]:
+        """Every committed chunk's length in characters (SQLite counts a TEXT value's characters, as ``len`` does)."""
+        return [r[0] for r in self._db().execute("SELECT length(text) FROM chunks")]
+
     def all_chunk_ids(self) -> set[str]:
         return {r[0] for r in self._db().execute("SELECT chunk_id FROM chunks")}
 

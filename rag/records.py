@@ -1,17 +1,38 @@
-"""Immutable records passed between the engine's stages and to the UI.
+"""Immutable records passed between the engine's stages and to the UI, and the closed sets of values they carry.
 
-Change a record with ``dataclasses.replace``; nothing mutates one in place.
+Change a record with ``dataclasses.replace``; nothing mutates one in place. Each closed set (quiz levels, search
+modes, LLM backend names, indexing stages) is one ``Literal`` here with its values as a tuple beside it: the command
+line's ``choices``, the pages' select boxes and the settings' checks all read them, so a new value is added once.
+(File kinds have their own home, ``rag.parsing.kinds``.)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, TypedDict, get_args
 
 ChunkType = Literal["text", "table", "record", "chat"]
 BlockKind = Literal["text", "table", "heading"]
 FileStatus = Literal["indexed", "updated", "unchanged", "failed", "skipped"]
 Scalar = str | int | float | bool
+
+QuizLevel = Literal["beginner", "intermediate", "advanced"]
+QUIZ_LEVELS: tuple[QuizLevel, ...] = get_args(QuizLevel)
+"""Quiz difficulty levels, easiest first."""
+
+SearchMode = Literal["hybrid", "bm25", "dense"]
+SEARCH_MODES: tuple[SearchMode, ...] = get_args(SearchMode)
+"""Ways to search: both retrievers fused, keywords only, embeddings only."""
+MODE_SEMANTIC_WEIGHTS: dict[SearchMode, float | None] = {"hybrid": None, "bm25": 0.0, "dense": 1.0}
+"""The semantic weight each mode searches with; None: the configured (or chosen) hybrid weight."""
+
+BackendName = Literal["ollama", "openai", "embedded", "extractive"]
+BACKEND_NAMES: tuple[BackendName, ...] = get_args(BackendName)
+"""The LLM backends, in the order ``llm_backend="auto"`` tries them (extractive, which always works, last)."""
+
+IndexStage = Literal["parsing", "embedding", "finishing"]
+INDEX_STAGES: tuple[IndexStage, ...] = get_args(IndexStage)
+"""What an indexing run reports it is doing: reading a file, embedding chunks, rebuilding BM25 at the end."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +312,7 @@ class IndexProgress:
     done_files: int
     total_files: int
     current: str
-    stage: str  # "parsing", "embedding", "writing", "finishing"
+    stage: IndexStage
     elapsed_s: float
     eta_s: float | None
     embedded: int = 0
@@ -320,3 +341,105 @@ class ConsistencyReport:
     keyword_version: str = ""
     manifest_version: str = ""
     message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BackendStatus:
+    """What the sidebar shows about one LLM backend.
+
+    Attributes:
+        name: the backend (one of ``BACKEND_NAMES`` for the engine's own).
+        available: whether it answers now.
+        model: the model it would use ("" when unknown).
+        detail: host, file path, or the reason it is unavailable (with the fix).
+    """
+
+    name: str
+    available: bool
+    model: str = ""
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BackendReport:
+    """Every LLM backend's status, and which one answers.
+
+    Attributes:
+        statuses: one per backend, in ``auto``'s order of preference.
+        configured: the ``llm_backend`` setting (``auto`` or a backend name).
+        live: the name of the backend answers use: the configured one, or the one ``auto`` picked (None: a named
+            backend that is not among the statuses).
+    """
+
+    statuses: tuple[BackendStatus, ...]
+    configured: str
+    live: str | None
+
+    @property
+    def live_status(self) -> BackendStatus | None:
+        return next((s for s in self.statuses if s.name == self.live), None)
+
+
+@dataclass(frozen=True, slots=True)
+class LengthBin:
+    """One bar of a histogram: how many values lie from ``low`` to ``high`` (inclusive, rounded)."""
+
+    low: int
+    high: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkLengthStats:
+    """Characters per indexed chunk, over the whole index.
+
+    Attributes:
+        chunks: how many chunks are indexed.
+        mean: their mean length (0 when there are none).
+        shortest: the shortest chunk's length.
+        longest: the longest chunk's length.
+        bins: an equal-width histogram from ``shortest`` to ``longest``.
+    """
+
+    chunks: int
+    mean: float = 0.0
+    shortest: int = 0
+    longest: int = 0
+    bins: tuple[LengthBin, ...] = ()
+
+
+class RetrievalEvaluation(TypedDict):
+    """Retrieval metrics (``evaluate``): per mode ``ndcg@10``, ``recall@5`` ..., ``queries``, ``latency_ms_p50`` and
+    ``latency_ms_p95``; per query ``query_id``, ``query``, ``mode``, ``ndcg@10``, ``top`` and ``relevant``."""
+
+    modes: dict[str, dict[str, float]]
+    per_query: list[dict[str, Any]]
+
+
+class AnswerEvaluation(TypedDict):
+    """Answer metrics (``evaluate --answers``): the summary (``accuracy``, ``no_answer_accuracy``, ...) and one row
+    per question (format in ``rag.answer_evaluation``)."""
+
+    summary: dict[str, Any]
+    per_query: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class QuizSummary:
+    """One row of the saved-quiz list."""
+
+    id: str
+    source: str
+    level: str
+    count: int
+    created_at: str
+    best_score: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """Whether a quiz answer was right, with the explanation and the citations that show why."""
+
+    correct: bool
+    explanation: str
+    citations: tuple[Citation, ...]

@@ -12,19 +12,27 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rag.errors import SourceNotFoundError
 from rag.records import (
     Answer,
+    AnswerEvaluation,
+    BackendReport,
     Chunk,
+    ChunkLengthStats,
     ConsistencyReport,
     FileOutcome,
     Hit,
     IndexProgress,
     IndexReport,
     IndexStats,
+    Judgement,
+    QuizLevel,
+    QuizSummary,
+    RetrievalEvaluation,
     SearchFilters,
+    SearchMode,
     VersionEntry,
 )
 from rag.settings import Settings
@@ -33,7 +41,11 @@ if TYPE_CHECKING:
     from rag.answering import AnswerDraft
     from rag.embedding import Embedder
     from rag.index import Index
-    from rag.llm.base import BackendStatus, LLMBackend
+    from rag.llm.base import LLMBackend
+    from rag.quiz.models import Quiz, ScoreRecord
+    from rag.quiz.pool import ChunkPool
+    from rag.quiz.store import QuizStore
+    from rag.retrieval import HybridRetriever
 
 ProgressCallback = Callable[[IndexProgress], None]
 
@@ -133,8 +145,47 @@ class RagService:
     def stats(self) -> IndexStats:
         return self.index.stats()
 
+    def resolve_source(self, typed: str) -> str:
+        """The stored source name for what a person typed (see ``rag.source_names`` for the rules).
+
+        Args:
+            typed: the name as ``stats`` prints it, the path that was indexed (absolute or relative to the
+                current folder), or a file name that only one indexed source has.
+
+        Raises:
+            AmbiguousSourceError: a file name several sources share (the message lists them).
+            SourceNotFoundError: nothing indexed matches.
+        """
+        from rag.source_names import resolve_source
+
+        return resolve_source(typed, self.index.manifest.all_sources())
+
+    def resolve_sources(self, typed: Sequence[str]) -> list[str]:
+        """``resolve_source`` for several names, in order and without duplicates."""
+        from rag.source_names import resolve_sources
+
+        return resolve_sources(typed, self.index.manifest.all_sources())
+
     def sources(self) -> list[str]:
         return self.index.catalog.sources()
+
+    def chunk_length_stats(self, bins: int = 20) -> ChunkLengthStats:
+        """Characters per chunk over the whole index, with a histogram of at most ``bins`` bars."""
+        return self.index.catalog.length_stats(bins)
+
+    @staticmethod
+    def supported_extensions() -> tuple[str, ...]:
+        """The file name endings the engine reads (``.pdf``, ``.docx`` ...), for upload widgets."""
+        from rag.parsing.kinds import SUPPORTED_EXTENSIONS
+
+        return SUPPORTED_EXTENSIONS
+
+    @staticmethod
+    def chat_provenance(chunk: Chunk, quote: str = "") -> str:
+        """For a chunk of a chat log, who said it and when (the speaker of ``quote`` if given); "" otherwise."""
+        from rag.parsing.dialogue import who_and_when
+
+        return who_and_when(chunk, quote)
 
     def chunks_of(self, source: str) -> list[Chunk]:
         chunks = self.index.catalog.chunks_of(source)
@@ -180,14 +231,19 @@ class RagService:
         )
 
     @cached_property
-    def retriever(self):  # type: ignore[no-untyped-def]  # rag.retrieval.HybridRetriever, typed there
+    def retriever(self) -> HybridRetriever:
         from rag.retrieval import HybridRetriever
 
         return HybridRetriever(self.index, self.settings)
 
     def evaluate(
-        self, path: str | Path, *, split: str = "test", modes: Sequence[str] = ("hybrid",), limit: int | None = None
-    ) -> dict:  # type: ignore[type-arg]
+        self,
+        path: str | Path,
+        *,
+        split: str = "test",
+        modes: Sequence[SearchMode] = ("hybrid",),
+        limit: int | None = None,
+    ) -> RetrievalEvaluation:
         """Retrieval metrics on a BEIR folder or a golden QA file (see ``rag.evaluation``)."""
         from rag.evaluation import evaluate_path
 
@@ -195,7 +251,7 @@ class RagService:
 
     def evaluate_answers(
         self, path: str | Path, *, limit: int | None = None, progress: Callable[[str], None] | None = None
-    ) -> dict[str, Any]:
+    ) -> AnswerEvaluation:
         """Answer a golden QA file's questions with the current index and score them (see ``rag.answer_evaluation``)."""
         from rag.answer_evaluation import evaluate_answers
 
@@ -212,14 +268,25 @@ class RagService:
                 self._llm = select_backend(self.settings)
             return self._llm
 
-    def backend_statuses(self, *, refresh: bool = False) -> list[BackendStatus]:
-        """What the sidebar shows: every backend's reachability; ``refresh`` re-selects the live one."""
-        from rag.llm.selection import backend_statuses
+    def llm_backends(self, *, refresh: bool = False) -> BackendReport:
+        """Every backend's reachability and the one answers use, without loading a model (bounded probes).
 
-        if refresh:
-            with self._lock:
+        Args:
+            refresh: forget the backend in use, so the next answer selects one again (the sidebar's "re-check").
+
+        Returns:
+            The statuses, and as ``live`` the backend in use, or the one the settings pick (``auto``: the first
+            available) when none has been used yet.
+        """
+        from rag.llm.selection import backend_statuses, live_backend_name
+
+        with self._lock:
+            if refresh:
                 self._llm = None
-        return backend_statuses(self.settings)
+            in_use = self._llm
+        statuses = backend_statuses(self.settings)
+        live = in_use.name if in_use is not None else live_backend_name(self.settings, statuses)
+        return BackendReport(tuple(statuses), self.settings.llm_backend, live)
 
     def prepare_answer(
         self,
@@ -260,27 +327,55 @@ class RagService:
     # ---- quizzes -----------------------------------------------------------------------------------------
 
     @cached_property
-    def quizzes(self):  # type: ignore[no-untyped-def]  # rag.quiz.store.QuizStore
-        """The quiz-set store under ``<storage>/quizzes``: list/get/delete/export/judge/record_score."""
+    def quizzes(self) -> QuizStore:
+        """The quiz-set store under ``<storage>/quizzes`` (pages use the quiz methods below)."""
         from rag.quiz.store import QuizStore
 
         return QuizStore(self.settings.storage / "quizzes")
 
     @cached_property
-    def quiz_pool(self):  # type: ignore[no-untyped-def]  # rag.quiz.pool.ChunkPool
+    def quiz_pool(self) -> ChunkPool:
         """Per-source chunk pools for quiz sampling, kept between quizzes and dropped when the index changes."""
         from rag.quiz.pool import ChunkPool
 
         return ChunkPool(self.index.catalog)
+
+    def quiz_sets(self) -> list[QuizSummary]:
+        """Every saved quiz set, newest first."""
+        return self.quizzes.list()
+
+    def quiz(self, quiz_id: str) -> Quiz:
+        """A saved quiz set. Raises ``QuizNotFoundError`` (a ``QuizError``) when there is none by that id."""
+        return self.quizzes.get(quiz_id)
+
+    def judge_answer(self, quiz_id: str, item_id: str, answer: bool) -> Judgement:
+        """Whether ``answer`` (True: the statement is true) is right for one item, with why and the citations."""
+        return self.quizzes.judge(quiz_id, item_id, answer)
+
+    def record_quiz_score(self, quiz_id: str, correct: int, total: int) -> ScoreRecord:
+        """Add a finished attempt's score to the quiz set's history."""
+        return self.quizzes.record_score(quiz_id, correct, total)
+
+    def quiz_scores(self, quiz_id: str) -> list[ScoreRecord]:
+        """The quiz set's scores, oldest first."""
+        return self.quizzes.scores(quiz_id)
+
+    def export_quiz(self, quiz_id: str) -> str:
+        """The quiz set as JSON text, for download."""
+        return self.quizzes.export(quiz_id)
+
+    def delete_quiz(self, quiz_id: str) -> None:
+        """Delete a saved quiz set."""
+        self.quizzes.delete(quiz_id)
 
     def generate_quiz(
         self,
         source: str,
         *,
         count: int = 5,
-        level: str = "beginner",
+        level: QuizLevel = "beginner",
         progress: Callable[[str], None] | None = None,
-    ):  # type: ignore[no-untyped-def]  # rag.quiz.models.Quiz
+    ) -> Quiz:
         """Generate a true/false quiz from one source and save it; returns the saved quiz.
 
         Raises:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.errors import ConfigError
+from rag.records import BACKEND_NAMES
 
 DEFAULT_EMBEDDING_MODEL = "multilingual-e5-small-offline"
 """Marker for the offline multilingual-e5-small rebuilt from PyPI packages (see ``rag.e5_rebuild``)."""
@@ -33,7 +34,8 @@ MIN_CONTEXT_TOKENS = 200
 PROMPT_FRAME_TOKENS = 50
 """What an answer prompt costs besides its passages and its cached system prompt: the question and the framing."""
 
-LLM_BACKENDS = ("auto", "ollama", "openai", "embedded", "extractive")
+LLM_BACKENDS: tuple[str, ...] = ("auto", *BACKEND_NAMES)
+"""What ``llm_backend`` may be: ``auto`` (the first that works, in ``BACKEND_NAMES`` order) or a backend's name."""
 FUSIONS = ("convex", "rrf")
 
 
@@ -63,6 +65,9 @@ def _default_entity_patterns() -> dict[str, str]:
 class Settings:
     """Engine configuration. All paths live under ``storage_dir`` unless absolute."""
 
+    # Relative to the current folder (the ``storage`` property resolves it): the dashboard and the
+    # command line run from the checkout use ./storage there; ``rag`` run from another folder uses ./storage of
+    # that folder, so set RAG_STORAGE_DIR to an absolute path to reach one index from anywhere.
     storage_dir: Path = Path("storage")
     collection: str = "chunks"
     chroma_host: str = ""  # empty: embedded PersistentClient; else a `chroma run` server

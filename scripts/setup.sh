@@ -34,6 +34,22 @@ ensure_venv() {
     pip_quiet install -q --find-links "$wheels" -r requirements.txt
     echo "$want" > .venv/.requirements.sha256
   fi
+  ensure_package
+}
+
+ensure_package() {  # this checkout installed editable: .venv/bin/rag and `python -m rag` work from any folder
+  if [ -L .venv ]; then  # a venv linked in from another checkout: its rag command stays that checkout's
+    say "skipping the editable install: .venv links to $(readlink -f .venv); run .venv/bin/python -m rag from here"
+    return 0
+  fi
+  local want; want=$( (cat pyproject.toml; echo "$ROOT") | sha256sum | cut -d' ' -f1)
+  [ -x .venv/bin/rag ] && [ "$(cat .venv/.package.sha256 2>/dev/null)" = "$want" ] && return 0
+  say "installing this checkout into .venv, editable (the rag command)"
+  # --no-deps: the pinned requirements are installed above. --no-build-isolation builds with the venv's own
+  # setuptools (offline); a venv whose setuptools cannot build an editable wheel (< 70.1 without `wheel`) has pip
+  # fetch a build backend from PyPI instead.
+  pip_quiet install -q --no-deps --no-build-isolation -e . >/dev/null 2>&1 || pip_quiet install -q --no-deps -e .
+  echo "$want" > .venv/.package.sha256
 }
 
 llama_wheel_dir() {  # one folder per CPU feature set, outside the repo so every clone on this machine reuses it

@@ -68,7 +68,6 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
     "source.chat": ("発言者と時刻: {who}", "Said by, when: {who}"),
     "stage.parsing": ("解析中", "parsing"),
     "stage.embedding": ("埋め込み中", "embedding"),
-    "stage.writing": ("書き込み中", "writing"),
     "stage.finishing": ("仕上げ中", "finishing"),
     "progress.start": ("開始しています…", "Starting…"),
     "progress.line": (

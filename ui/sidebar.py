@@ -1,7 +1,7 @@
 """The shared sidebar: language switch, the live LLM backend, models and where the index lives.
 
-It must stay cheap: it reads settings and ``svc.stats()`` (the manifest) and asks the backends for their
-status once per session (again on "re-check"); it never touches ``svc.embedder`` or ``svc.llm``.
+It must stay cheap: it reads settings and ``svc.stats()`` (the manifest) and asks the engine for the backends'
+status, and which one answers, once per session (again on "re-check"); it loads no model.
 """
 
 from __future__ import annotations
@@ -9,18 +9,11 @@ from __future__ import annotations
 import streamlit as st
 
 from rag.errors import RagError
-from rag.llm.base import BackendStatus
+from rag.records import BackendReport
 from rag.service import RagService
 from ui.i18n import language_switch, t
 
 _STATUS_KEY = "sidebar_backends"
-
-
-def live_backend(statuses: list[BackendStatus], configured: str) -> BackendStatus | None:
-    """The backend answers will use: the configured one, or under "auto" the first available in order."""
-    if configured != "auto":
-        return next((s for s in statuses if s.name == configured), None)
-    return next((s for s in statuses if s.available), None)
 
 
 def render_sidebar(svc: RagService) -> None:
@@ -32,19 +25,19 @@ def render_sidebar(svc: RagService) -> None:
         recheck = bool(st.session_state.get("sidebar_recheck"))  # the button below, clicked on the last run
         if recheck or _STATUS_KEY not in st.session_state:
             try:
-                st.session_state[_STATUS_KEY] = svc.backend_statuses(refresh=recheck)
+                st.session_state[_STATUS_KEY] = svc.llm_backends(refresh=recheck)
             except RagError as err:
-                st.session_state[_STATUS_KEY] = []
+                st.session_state[_STATUS_KEY] = BackendReport((), settings.llm_backend, None)
                 st.error(str(err))
-        statuses: list[BackendStatus] = st.session_state[_STATUS_KEY]
-        live = live_backend(statuses, settings.llm_backend)
+        report: BackendReport = st.session_state[_STATUS_KEY]
+        live = report.live_status
         if live is None:
             st.warning(t("sidebar.no_backend", configured=settings.llm_backend))
         else:
             model = f" · {live.model}" if live.model else ""
             (st.success if live.available else st.error)(t("sidebar.live", name=live.name, model=model))
         with st.expander(t("sidebar.backends")):
-            for status in statuses:
+            for status in report.statuses:
                 mark = ":green[:material/check_circle:]" if status.available else ":red[:material/cancel:]"
                 model = f" · {status.model}" if status.model else ""
                 st.markdown(f"{mark} **{status.name}**{model}")

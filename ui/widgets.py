@@ -9,9 +9,21 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import streamlit as st
 
 from rag.errors import RagError
-from rag.parsing.dialogue import who_and_when
-from rag.quiz.store import Judgement, QuizSummary
-from rag.records import Answer, Chunk, Citation, Evidence, Hit, IndexProgress, IndexReport, StageScores
+from rag.records import (
+    INDEX_STAGES,
+    QUIZ_LEVELS,
+    Answer,
+    Chunk,
+    Citation,
+    Evidence,
+    Hit,
+    IndexProgress,
+    IndexReport,
+    Judgement,
+    QuizSummary,
+    StageScores,
+)
+from rag.service import RagService
 from ui.i18n import t
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'])")
@@ -74,7 +86,7 @@ def show_provenance(chunk: Chunk, quote: str = "") -> None:
     """Under a hit or citation: "OCR text" for text read from a scan, who said it and when for a chat log."""
     if chunk.extra.get("ocr"):
         st.caption(t("source.ocr"))
-    if who := who_and_when(chunk, quote):
+    if who := RagService.chat_provenance(chunk, quote):
         st.caption(escape_md(t("source.chat", who=who)))
 
 
@@ -199,7 +211,7 @@ class ProgressView:
                 "progress.line",
                 done=progress.done_files,
                 total=progress.total_files,
-                stage=t(f"stage.{progress.stage}") if progress.stage in _STAGES else progress.stage,
+                stage=t(f"stage.{progress.stage}") if progress.stage in INDEX_STAGES else progress.stage,
                 current=progress.current,
                 embedded=progress.embedded,
                 elapsed=duration(progress.elapsed_s),
@@ -208,17 +220,11 @@ class ProgressView:
         )
 
 
-_STAGES = ("parsing", "embedding", "writing", "finishing")
-
-
 def streamed_text(pieces: Iterator[str], sink: list[str]) -> Iterator[str]:
     """Pass an LLM stream to ``st.write_stream`` escaped, keeping the raw text in ``sink``."""
     for piece in pieces:
         sink.append(piece)
         yield escape_md(piece)
-
-
-QUIZ_LEVELS = ["beginner", "intermediate", "advanced"]
 
 
 def quiz_set_label(summary: QuizSummary) -> str:
@@ -238,5 +244,4 @@ def show_judgement(
         st.error(t("quiz.wrong"))
     st.markdown(t("quiz.truth", answer=t("quiz.true") if truth else t("quiz.false")))
     st.text(judgement.explanation)
-    citations = [Citation(n, c.source, c.page, c.quote, c.chunk_id) for n, c in enumerate(judgement.citations, 1)]
-    show_citations(citations, key=key, render_page=render_page)
+    show_citations(judgement.citations, key=key, render_page=render_page)

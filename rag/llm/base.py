@@ -10,6 +10,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from rag.records import BackendStatus
+
+__all__ = ["BackendStatus", "LLMBackend", "Message", "Role"]
+
 Role = Literal["system", "user", "assistant"]
 
 
@@ -17,16 +21,6 @@ Role = Literal["system", "user", "assistant"]
 class Message:
     role: Role
     content: str
-
-
-@dataclass(frozen=True, slots=True)
-class BackendStatus:
-    """What the sidebar shows about a backend."""
-
-    name: str  # "ollama", "openai", "embedded", "extractive"
-    available: bool
-    model: str = ""
-    detail: str = ""  # host, file path, or the reason it is unavailable (with the fix)
 
 
 @runtime_checkable

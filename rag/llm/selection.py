@@ -12,13 +12,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rag.errors import ConfigError
-from rag.llm.base import BackendStatus, LLMBackend
+from rag.llm.base import LLMBackend
 from rag.llm.embedded_backend import EmbeddedBackend
 from rag.llm.extractive_backend import ExtractiveBackend
 from rag.llm.ollama_backend import OllamaBackend
 from rag.llm.openai_backend import OpenAICompatibleBackend
-from rag.settings import LLM_BACKENDS, Settings
+from rag.records import BACKEND_NAMES, BackendStatus
+from rag.settings import Settings
 
 
 def build_backend(name: str, settings: Settings) -> LLMBackend:
@@ -47,7 +50,7 @@ def build_backend(name: str, settings: Settings) -> LLMBackend:
             raise ConfigError(f"RAG_EMBEDDED_LLM: {err}") from err
     if name == "extractive":
         return ExtractiveBackend()
-    allowed = ", ".join(b for b in LLM_BACKENDS if b != "auto")
+    allowed = ", ".join(BACKEND_NAMES)
     raise ValueError(f"Unknown LLM backend {name!r}; allowed: {allowed}")
 
 
@@ -65,10 +68,18 @@ def select_backend(settings: Settings) -> LLMBackend:
     return ExtractiveBackend()
 
 
+def live_backend_name(settings: Settings, statuses: Sequence[BackendStatus]) -> str:
+    """The backend answers use, told from ``statuses`` without building one: the configured backend, or under
+    ``auto`` the first available in ``BACKEND_NAMES`` order (what ``select_backend`` picks from the same probes)."""
+    if settings.llm_backend != "auto":
+        return settings.llm_backend
+    return next((s.name for s in statuses if s.available), "extractive")
+
+
 def backend_statuses(settings: Settings) -> list[BackendStatus]:
     """One status per backend, in ``auto``'s order of preference; never raises (bounded probes)."""
     statuses: list[BackendStatus] = []
-    for name in ("ollama", "openai", "embedded", "extractive"):
+    for name in BACKEND_NAMES:
         if name == "openai" and not settings.openai_base_url:
             statuses.append(BackendStatus("openai", False, settings.openai_model, "RAG_OPENAI_BASE_URL is not set."))
             continue
@@ -81,7 +92,7 @@ def backend_statuses(settings: Settings) -> list[BackendStatus]:
 
 def _auto_candidates(settings: Settings) -> list[LLMBackend]:
     candidates: list[LLMBackend] = []
-    names = ["ollama", "openai", "embedded"] if settings.openai_base_url else ["ollama", "embedded"]
+    names = [n for n in BACKEND_NAMES if n != "extractive" and (n != "openai" or settings.openai_base_url)]
     for name in names:
         try:
             candidates.append(build_backend(name, settings))

@@ -30,7 +30,7 @@ from rag.errors import LLMOutputError, LLMUnavailableError, QuizError
 from rag.faithfulness import content_tokens, normalize, split_sentences
 from rag.llm.base import LLMBackend, Message
 from rag.prompts import Language, detect_language
-from rag.quiz.models import LEVELS, CitationRef, GenerationReply, Quiz, QuizItem
+from rag.quiz.models import CitationRef, GenerationReply, Quiz, QuizItem
 from rag.quiz.perturbation import KIND_LABELS, perturb
 from rag.quiz.pool import ChunkCatalog, ChunkPool
 from rag.quiz.validation import (
@@ -44,6 +44,7 @@ from rag.quiz.validation import (
     rejection_summary,
     validate_generated,
 )
+from rag.records import QUIZ_LEVELS
 from rag.settings import Settings
 
 Progress = Callable[[str], None]
@@ -206,8 +207,8 @@ def generate_quiz(
     """
     if not 1 <= count <= MAX_COUNT:
         raise ValueError(f"count={count}; allowed: 1 to {MAX_COUNT}")
-    if level not in LEVELS:
-        raise ValueError(f"level={level!r}; allowed: {', '.join(LEVELS)}")
+    if level not in QUIZ_LEVELS:
+        raise ValueError(f"level={level!r}; allowed: {', '.join(QUIZ_LEVELS)}")
     settings = settings or Settings()
     pool = catalog if isinstance(catalog, ChunkPool) else ChunkPool(catalog)
     document = pool.chunks(source)
@@ -272,7 +273,7 @@ def generate_quiz(
     return Quiz(
         id=uuid.uuid4().hex[:12],
         source=document[0].source,
-        level=level,  # type: ignore[arg-type]  # checked against LEVELS above
+        level=level,  # type: ignore[arg-type]  # checked against QUIZ_LEVELS above
         created_at=datetime.now(UTC).isoformat(timespec="seconds"),
         backend=backend.name,
         items=items,

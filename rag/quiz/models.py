@@ -10,8 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, StrictBool
 
-Level = Literal["beginner", "intermediate", "advanced"]
-LEVELS: tuple[str, ...] = ("beginner", "intermediate", "advanced")
+from rag.records import QuizLevel
 
 
 class CitationRef(BaseModel):
@@ -47,7 +46,7 @@ class Quiz(BaseModel):
 
     id: str
     source: str
-    level: Level
+    level: QuizLevel
     created_at: str
     backend: str = ""
     items: list[QuizItem]

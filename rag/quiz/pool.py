@@ -13,8 +13,7 @@ from collections.abc import Collection
 from typing import Protocol
 
 from rag.errors import SourceNotFoundError
-from rag.quiz.models import LEVELS
-from rag.records import Chunk
+from rag.records import QUIZ_LEVELS, Chunk
 
 MAX_IDS_PER_SOURCE = 3000
 MIN_SAMPLE = 20
@@ -131,8 +130,8 @@ class ChunkPool:
         Raises:
             ValueError: ``level`` is not one of the allowed levels.
         """
-        if level not in LEVELS:
-            raise ValueError(f"level={level!r}; allowed: {', '.join(LEVELS)}")
+        if level not in QUIZ_LEVELS:
+            raise ValueError(f"level={level!r}; allowed: {', '.join(QUIZ_LEVELS)}")
         size = max(count * SAMPLE_FACTOR, MIN_SAMPLE)
         chunks = self.chunks(source)
         fresh = [c for c in chunks if c.chunk_id not in exclude] or list(chunks)

@@ -12,14 +12,16 @@ import os
 import re
 import tempfile
 import threading
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from rag.errors import QuizError
-from rag.quiz.models import CitationRef, Quiz, ScoreRecord
+from rag.quiz.models import Quiz, ScoreRecord
+from rag.records import Citation, Judgement, QuizSummary
+
+__all__ = ["Judgement", "QuizNotFoundError", "QuizStore", "QuizSummary"]
 
 log = logging.getLogger(__name__)
 
@@ -30,27 +32,6 @@ _LOCKS_GUARD = threading.Lock()
 
 class QuizNotFoundError(QuizError):
     """No saved quiz (or no item) has the given id."""
-
-
-@dataclass(frozen=True, slots=True)
-class QuizSummary:
-    """One row of the saved-quiz list."""
-
-    id: str
-    source: str
-    level: str
-    count: int
-    created_at: str
-    best_score: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class Judgement:
-    """Whether an answer was right, with the explanation and the citations that show why."""
-
-    correct: bool
-    explanation: str
-    citations: tuple[CitationRef, ...]
 
 
 class QuizStore:
@@ -133,7 +114,10 @@ class QuizStore:
         quiz = self.get(quiz_id)
         for item in quiz.items:
             if item.id == item_id:
-                return Judgement(answer == item.answer_bool, item.explanation, tuple(item.citations))
+                citations = tuple(
+                    Citation(n, c.source, c.page, c.quote, c.chunk_id) for n, c in enumerate(item.citations, 1)
+                )
+                return Judgement(answer == item.answer_bool, item.explanation, citations)
         known = ", ".join(i.id for i in quiz.items)
         raise QuizNotFoundError(f"Quiz {quiz_id!r} has no item {item_id!r}; its items are: {known}.")
 

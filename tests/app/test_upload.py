@@ -62,6 +62,7 @@ def test_uploads_are_indexed_with_a_result_per_file_and_counted_in_stats(app: Ap
     history = app.dataframe[1].value
     assert len(history) >= 1 and metrics["インデックス版"] in set(history["インデックス版"])
     assert metrics["インデックス版"] in texts(app.sidebar)
+    assert f"{metrics['チャンク']} チャンク · 平均" in texts(app)  # the chunk-length chart counts every chunk
 
     app.button(key="stats_check").click()
     ok(app.run())

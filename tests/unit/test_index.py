@@ -234,3 +234,17 @@ def test_cli_index_exit_code_1_when_a_file_fails(settings, docs: Path) -> None:
     files = {f["source"]: f for f in json.loads(result.stdout)["files"]}
     assert files["docs/broken.pdf"]["status"] == "failed" and files["docs/broken.pdf"]["error"]
     assert files["docs/tee_manual.md"]["status"] == "indexed"
+
+
+def test_chunk_length_stats_count_every_chunk_without_loading_them(service: RagService, docs: Path) -> None:
+    assert service.chunk_length_stats().chunks == 0
+    service.index_paths([docs])
+    lengths = [len(c.text) for source in service.sources() for c in service.chunks_of(source)]
+    stats = service.chunk_length_stats(bins=4)
+    assert stats.chunks == len(lengths) == service.stats().chunks
+    assert (stats.shortest, stats.longest) == (min(lengths), max(lengths))
+    assert stats.mean == pytest.approx(sum(lengths) / len(lengths))
+    assert 1 <= len(stats.bins) <= 4 and sum(b.count for b in stats.bins) == len(lengths)
+    assert stats.bins[0].low == min(lengths) and stats.bins[-1].high == max(lengths)
+    with pytest.raises(ValueError, match="bins"):
+        service.chunk_length_stats(bins=0)

@@ -16,6 +16,7 @@ from rag.llm.base import LLMBackend, Message
 from rag.llm.extractive_backend import NO_LLM_MESSAGE, ExtractiveBackend
 from rag.llm.gguf_assembly import GGUFVariant
 from rag.llm.selection import backend_statuses, build_backend, select_backend
+from rag.service import RagService
 from rag.settings import Settings
 from tests.ollama_api_server import LLMTestServer
 
@@ -137,3 +138,20 @@ def test_statuses_never_raise_on_unusable_settings(down_url: str, tmp_path: Path
     assert "RAG_OLLAMA_MODEL" in statuses["ollama"].detail
     assert "qwen3" in statuses["embedded"].detail
     assert statuses["extractive"].available
+
+
+def test_the_engine_says_which_backend_auto_picked_without_loading_one(
+    server: LLMTestServer, down_url: str, no_embedded: str, tmp_path: Path
+) -> None:
+    up = RagService(Settings(storage_dir=tmp_path / "a", ollama_host=server.host, embedded_llm=no_embedded))
+    report = up.llm_backends()
+    assert report.configured == "auto" and report.live == "ollama"
+    assert report.live_status is not None and report.live_status.model == MODEL
+    assert up.llm.name == report.live  # what answers then use
+
+    down = RagService(Settings(storage_dir=tmp_path / "b", ollama_host=down_url, embedded_llm=no_embedded))
+    assert down.llm_backends().live == "extractive" == down.llm.name
+
+    named = RagService(Settings(storage_dir=tmp_path / "c", llm_backend="ollama", ollama_host=down_url))
+    report = named.llm_backends()
+    assert report.live == "ollama" and report.live_status is not None and not report.live_status.available
