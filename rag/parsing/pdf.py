@@ -44,6 +44,7 @@ _IMAGE_SHARE = 0.5  # a page this much covered by images is "mostly images"
 _TEXT_SHARE = 0.1  # ... and its text layer is only a footer when its lines cover less than this
 _INVISIBLE = 3  # PDF text render mode 3: drawn invisibly, what OCR tools lay over a scan
 _MOSTLY_IMAGES = "mostly images"
+_PARAGRAPH_ENDS = ("。", "．", ".", "!", "?", "！", "？", ":", "：", "」", "）", ")")
 
 
 @dataclass(slots=True)
@@ -164,12 +165,45 @@ def _is_heading(lines: list[_Line], body_size: float) -> bool:
     return size >= body_size * _HEADING_SCALE or (all(line.bold for line in lines) and size >= body_size)
 
 
-def _page_blocks(page: _Page, body_size: float, section: str) -> tuple[list[Block], str]:
+def _continues(above: list[_Line], below: list[_Line], right_edge: float) -> bool:
+    """Whether block ``below`` goes on with the paragraph of block ``above`` (a writer put each line in a block).
+
+    Word and PowerPoint exports often make every printed line a block of its own, which would cut words and
+    sentences in two ("有効期" / "間は"). The paragraph goes on when the line above runs to the column's right
+    edge without ending a sentence, and the line below starts where the block above starts, in the same size,
+    one line further down.
+    """
+    last, first = above[-1], below[0]
+    size = max(last.size, 1.0)
+    return (
+        last.rect.x1 >= right_edge - 2 * size
+        and not last.text.rstrip().endswith(_PARAGRAPH_ENDS)
+        and abs(first.rect.x0 - above[0].rect.x0) <= size
+        and abs(first.size - last.size) < 0.5
+        and -0.5 * size <= first.rect.y0 - last.rect.y1 <= size
+    )
+
+
+def _paragraph_groups(lines: list[_Line]) -> list[list[_Line]]:
+    """The page's lines grouped by block, consecutive blocks of one paragraph merged (see ``_continues``)."""
     groups: dict[int, list[_Line]] = {}
-    for line in page.lines:
+    for line in lines:
         groups.setdefault(line.block, []).append(line)
+    right_edge = max((line.rect.x1 for line in lines), default=0.0)
+    merged: list[list[_Line]] = []
+    for group in groups.values():
+        if merged and _continues(merged[-1], group, right_edge):
+            merged[-1] = merged[-1] + group
+        else:
+            merged.append(group)
+    return merged
+
+
+def _page_blocks(page: _Page, body_size: float, section: str) -> tuple[list[Block], str]:
     # text in content-stream order; each table goes before the first text block below its top edge
-    items: list[tuple[float, str | None, list[_Line]]] = [(g[0].rect.y0, None, g) for g in groups.values()]
+    items: list[tuple[float, str | None, list[_Line]]] = [
+        (g[0].rect.y0, None, g) for g in _paragraph_groups(page.lines)
+    ]
     for rect, markdown in sorted(page.tables, key=lambda t: t[0].y0):
         at = next((i for i, item in enumerate(items) if item[1] is None and item[0] >= rect.y0), len(items))
         items.insert(at, (rect.y0, markdown, []))

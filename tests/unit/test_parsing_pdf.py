@@ -167,3 +167,17 @@ def test_pdf_without_text_layer_is_an_error(tmp_path: Path) -> None:
     doc.save(str(tmp_path / "scan.pdf"))
     with pytest.raises(DocumentReadError, match="no extractable text and OCR found none"):
         parse_file(tmp_path / "scan.pdf", replace(SETTINGS, storage_dir=tmp_path))
+
+
+REALDOCS = Path(__file__).resolve().parents[2].parent / "shared" / "realdocs" / "docs"
+
+
+@pytest.mark.skipif(not REALDOCS.is_dir(), reason="../shared/realdocs is not beside the checkout")
+def test_a_word_export_that_makes_every_line_a_block_is_read_as_paragraphs() -> None:
+    # this real Word export puts each printed line in a block of its own, cutting 有効期間 and 認証 in two
+    doc = parse_file(REALDOCS / "ja_openchain_spec_kaisetsu.pdf", Settings())
+    paragraph = next(b.text for b in doc.blocks if "18 か月" in b.text)
+    assert "有効期間は認証取得時から18 か月であり" in paragraph
+    assert "再度認証取得しなければなりません。" in paragraph
+    # separate paragraphs and headings stay apart
+    assert not any(b.text.startswith("【解説】") and "本項目" in b.text for b in doc.blocks)
