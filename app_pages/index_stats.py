@@ -11,6 +11,7 @@ from rag.errors import RagError
 from rag.records import IndexStats
 from ui.i18n import t
 from ui.service import get_service
+from ui.widgets import show_error
 
 svc = get_service()
 st.title(t("stats.title"))
@@ -60,7 +61,7 @@ def show_index(stats: IndexStats) -> None:
                 try:
                     lengths.extend(len(chunk.text) for chunk in svc.chunks_of(row.source))
                 except RagError as err:
-                    st.error(str(err))
+                    show_error(err)
         if lengths:
             bins = pd.cut(pd.Series(lengths), bins=min(20, max(1, len(set(lengths)))))
             histogram = bins.value_counts(sort=False)
@@ -97,13 +98,13 @@ def show_index(stats: IndexStats) -> None:
 try:
     show_index(svc.stats())
 except RagError as err:
-    st.error(str(err))
+    show_error(err)
 
 st.subheader(t("stats.history"))
 try:
     history = svc.version_history()
 except RagError as err:
-    st.error(str(err))
+    show_error(err)
     history = []
 if history:
     st.dataframe(
@@ -122,7 +123,7 @@ if st.button(t("stats.check"), key="stats_check"):
         try:
             st.session_state["stats_consistency"] = svc.check_consistency()
         except RagError as err:
-            st.error(str(err))
+            show_error(err)
 if report := st.session_state.get("stats_consistency"):
     (st.success if report.ok else st.error)(t("stats.consistent") if report.ok else t("stats.inconsistent"))
     st.table(

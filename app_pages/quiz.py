@@ -8,7 +8,7 @@ from rag.errors import RagError
 from rag.quiz.models import Quiz
 from ui.i18n import t
 from ui.service import get_service
-from ui.widgets import QUIZ_LEVELS, escape_md, quiz_set_label, show_judgement
+from ui.widgets import QUIZ_LEVELS, escape_md, quiz_set_label, show_error, show_judgement
 
 svc = get_service()
 st.title(t("quiz.title"))
@@ -46,7 +46,7 @@ def play(quiz: Quiz) -> None:
                 if len(answers) == len(quiz.items):
                     svc.quizzes.record_score(quiz.id, sum(j.correct for j in answers.values()), len(quiz.items))
             except RagError as err:
-                st.error(str(err))
+                show_error(err)
             else:
                 st.rerun()
     else:
@@ -62,7 +62,7 @@ with generate_tab:
     try:
         sources = svc.sources()
     except RagError as err:
-        st.error(str(err))
+        show_error(err)
         sources = []
     if not sources:
         st.info(t("common.empty_index"))
@@ -80,7 +80,7 @@ with generate_tab:
                 quiz = svc.generate_quiz(source, count=int(count), level=level, progress=box.write)
             except (RagError, ValueError) as err:
                 box.update(state="error")
-                st.error(str(err))
+                show_error(err)
             else:
                 box.update(label=t("quiz.generated", n=len(quiz.items)), state="complete", expanded=False)
                 start(quiz.id)
@@ -88,7 +88,7 @@ with generate_tab:
 try:
     saved = svc.quizzes.list()
 except RagError as err:
-    st.error(str(err))
+    show_error(err)
     saved = []
 titles = {q.id: quiz_set_label(q) for q in saved}
 
@@ -110,7 +110,7 @@ with play_tab:
         try:
             quiz = svc.quizzes.get(chosen)
         except RagError as err:
-            st.error(str(err))
+            show_error(err)
             quiz = None
         if quiz is not None:
             play(quiz)
@@ -138,7 +138,7 @@ with manage_tab:
                         st.session_state.pop("quiz_current")
                     st.rerun()
             except RagError as err:
-                st.error(str(err))
+                show_error(err)
                 continue
             if scores:
                 st.caption(t("quiz.scores", scores=", ".join(f"{s.correct}/{s.total}" for s in scores)))

@@ -12,6 +12,7 @@ from rag.errors import RagError
 from rag.llm.base import BackendStatus
 from rag.service import RagService
 from ui.i18n import language_switch, t
+from ui.widgets import show_error
 
 _STATUS_KEY = "sidebar_backends"
 
@@ -35,7 +36,7 @@ def render_sidebar(svc: RagService) -> None:
                 st.session_state[_STATUS_KEY] = svc.backend_statuses(refresh=recheck)
             except RagError as err:
                 st.session_state[_STATUS_KEY] = []
-                st.error(str(err))
+                show_error(err)
         statuses: list[BackendStatus] = st.session_state[_STATUS_KEY]
         live = live_backend(statuses, settings.llm_backend)
         if live is None:
@@ -59,7 +60,7 @@ def render_sidebar(svc: RagService) -> None:
             version = svc.stats().index_version or "–"
         except RagError as err:
             version = "–"
-            st.error(str(err))
+            show_error(err)
         st.caption(t("sidebar.version", version=version))
         st.caption(t("sidebar.collection", collection=settings.collection))
         st.caption(t("sidebar.storage", path=str(settings.storage)))
