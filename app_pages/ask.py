@@ -8,7 +8,7 @@ from rag.errors import RagError
 from rag.records import Answer, Chunk
 from ui.i18n import t
 from ui.service import get_service
-from ui.widgets import escape_md, show_citations, show_claims, show_evidence, streamed_text
+from ui.widgets import escape_md, show_citations, show_claims, show_error, show_evidence, streamed_text
 
 svc = get_service()
 history: list[tuple[str, Answer]] = st.session_state.setdefault("qa_history", [])
@@ -87,7 +87,7 @@ if question:
             else:
                 answer = draft.finish()
         except RagError as err:
-            st.error(str(err))
+            show_error(err)
         else:
             show_answer(answer, len(history), evidence_shown=True)
             history.append((question, answer))

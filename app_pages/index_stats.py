@@ -11,6 +11,7 @@ from rag.errors import RagError
 from rag.records import IndexStats
 from ui.i18n import t
 from ui.service import get_service
+from ui.widgets import show_error
 
 svc = get_service()
 st.title(t("stats.title"))
@@ -57,7 +58,7 @@ def show_index(stats: IndexStats) -> None:
         try:
             lengths = svc.chunk_length_stats()
         except RagError as err:
-            st.error(str(err))
+            show_error(err)
         else:
             if lengths.chunks:
                 st.bar_chart(
@@ -91,13 +92,13 @@ def show_index(stats: IndexStats) -> None:
 try:
     show_index(svc.stats())
 except RagError as err:
-    st.error(str(err))
+    show_error(err)
 
 st.subheader(t("stats.history"))
 try:
     history = svc.version_history()
 except RagError as err:
-    st.error(str(err))
+    show_error(err)
     history = []
 if history:
     st.dataframe(
@@ -116,7 +117,7 @@ if st.button(t("stats.check"), key="stats_check"):
         try:
             st.session_state["stats_consistency"] = svc.check_consistency()
         except RagError as err:
-            st.error(str(err))
+            show_error(err)
 if report := st.session_state.get("stats_consistency"):
     (st.success if report.ok else st.error)(t("stats.consistent") if report.ok else t("stats.inconsistent"))
     st.table(

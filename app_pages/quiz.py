@@ -9,7 +9,7 @@ from rag.quiz.models import Quiz
 from rag.records import QUIZ_LEVELS, Judgement
 from ui.i18n import t
 from ui.service import get_service
-from ui.widgets import escape_md, quiz_set_label, show_judgement
+from ui.widgets import escape_md, quiz_set_label, show_error, show_judgement
 
 svc = get_service()
 st.title(t("quiz.title"))
@@ -47,7 +47,7 @@ def play(quiz: Quiz) -> None:
                 if len(answers) == len(quiz.items):
                     svc.record_quiz_score(quiz.id, sum(j.correct for j in answers.values()), len(quiz.items))
             except RagError as err:
-                st.error(str(err))
+                show_error(err)
             else:
                 st.rerun()
     else:
@@ -63,7 +63,7 @@ with generate_tab:
     try:
         sources = svc.sources()
     except RagError as err:
-        st.error(str(err))
+        show_error(err)
         sources = []
     if not sources:
         st.info(t("common.empty_index"))
@@ -81,7 +81,7 @@ with generate_tab:
                 quiz = svc.generate_quiz(source, count=int(count), level=level, progress=box.write)
             except (RagError, ValueError) as err:
                 box.update(state="error")
-                st.error(str(err))
+                show_error(err)
             else:
                 box.update(label=t("quiz.generated", n=len(quiz.items)), state="complete", expanded=False)
                 start(quiz.id)
@@ -89,7 +89,7 @@ with generate_tab:
 try:
     saved = svc.quiz_sets()
 except RagError as err:
-    st.error(str(err))
+    show_error(err)
     saved = []
 titles = {q.id: quiz_set_label(q) for q in saved}
 
@@ -111,7 +111,7 @@ with play_tab:
         try:
             quiz = svc.quiz(chosen)
         except RagError as err:
-            st.error(str(err))
+            show_error(err)
             quiz = None
         if quiz is not None:
             play(quiz)
@@ -139,7 +139,7 @@ with manage_tab:
                         st.session_state.pop("quiz_current")
                     st.rerun()
             except RagError as err:
-                st.error(str(err))
+                show_error(err)
                 continue
             if scores:
                 st.caption(t("quiz.scores", scores=", ".join(f"{s.correct}/{s.total}" for s in scores)))

@@ -9,7 +9,7 @@ from rag.errors import RagError
 from rag.records import MODE_SEMANTIC_WEIGHTS, SEARCH_MODES, Hit, SearchFilters
 from ui.i18n import t
 from ui.service import get_service
-from ui.widgets import escape_md, hit_title, show_hit
+from ui.widgets import escape_md, hit_title, show_error, show_hit
 
 svc = get_service()
 settings = svc.settings
@@ -18,7 +18,7 @@ st.title(t("search.title"))
 try:
     indexed = svc.stats().per_source
 except RagError as err:
-    st.error(str(err))
+    show_error(err)
     indexed = ()
 
 
@@ -35,7 +35,7 @@ def show_hits(hits: list[Hit], key: str) -> None:
                         st.caption(f"{marker}#{chunk.chunk_index} p.{chunk.page or '–'}")
                         st.text(chunk.text)
                 except RagError as err:
-                    st.error(str(err))
+                    show_error(err)
 
 
 search_tab, eval_tab = st.tabs([t("search.tab_search"), t("search.tab_eval")])
@@ -85,7 +85,7 @@ with search_tab:
                 }
         except RagError as err:
             st.session_state.pop("search_results", None)
-            st.error(str(err))
+            show_error(err)
 
     results: dict[str, list[Hit]] = st.session_state.get("search_results", {})
     if results:
@@ -125,7 +125,7 @@ with eval_tab:
                     else svc.evaluate(path.strip(), split=split.strip(), modes=list(modes), limit=int(limit) or None)
                 )
             except (RagError, ValueError) as err:
-                st.error(str(err))
+                show_error(err)
     if evaluation := st.session_state.get("search_eval"):
         st.subheader(t("search.eval_metrics"))
         summary = {"answers": evaluation["summary"]} if "summary" in evaluation else evaluation.get("modes", {})

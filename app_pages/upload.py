@@ -10,7 +10,7 @@ from rag.errors import RagError
 from rag.records import IndexReport
 from ui.i18n import t
 from ui.service import get_service
-from ui.widgets import ProgressView, show_report
+from ui.widgets import ProgressView, escape_md, show_error, show_report
 
 svc = get_service()
 st.title(t("upload.title"))
@@ -23,7 +23,7 @@ def run_indexing(label: str, work: Callable[[ProgressView], IndexReport]) -> boo
             report = work(ProgressView())
         except RagError as err:
             box.update(label=t("upload.failed"), state="error")
-            st.error(str(err))
+            show_error(err)
             return False
         box.update(label=t("upload.done"), state="error" if report.failed else "complete", expanded=False)
     st.session_state["upload_report"] = report
@@ -35,7 +35,7 @@ def manage_sources() -> None:
     try:
         sources = svc.sources()
     except RagError as err:
-        st.error(str(err))
+        show_error(err)
         return
     if not sources:
         st.info(t("common.empty_index"))
@@ -50,14 +50,14 @@ def manage_sources() -> None:
 
     pending: list[str] = st.session_state.get("upload_confirm_delete", [])
     if pending:
-        st.warning(t("upload.confirm_text", n=len(pending), sources=", ".join(pending)))
+        st.warning(escape_md(t("upload.confirm_text", n=len(pending), sources=", ".join(pending))))
         yes, no = st.columns(2)
         if yes.button(t("upload.confirm_yes"), type="primary", key="upload_confirm_yes"):
             del st.session_state["upload_confirm_delete"]
             try:
                 removed = svc.remove_sources(pending, confirmed_by="in the dashboard")
             except RagError as err:
-                st.error(str(err))
+                show_error(err)
             else:
                 st.session_state["upload_deleted"] = t("upload.deleted", n=len(pending), chunks=removed)
                 st.session_state.pop("upload_selected", None)
@@ -96,6 +96,6 @@ if report := st.session_state.get("upload_report"):
 st.divider()
 st.subheader(t("upload.manage"))
 if message := st.session_state.pop("upload_deleted", None):
-    st.success(message)
+    st.success(escape_md(message))
 
 manage_sources()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from rag.doc_metadata import detect_language, extract_entities
@@ -79,22 +80,58 @@ def split_text(text: str, size: int, overlap: int) -> list[str]:
     Raises:
         ValueError: ``size`` < 1 or ``overlap`` not in [0, size).
     """
-    if size < 1 or not 0 <= overlap < size:
-        raise ValueError(f"size={size}, overlap={overlap}; allowed: size >= 1 and 0 <= overlap < size")
-    text = text.strip()
-    pieces: list[str] = []
-    start = 0
-    while start < len(text):
-        if len(text) - start <= size:
-            pieces.append(text[start:])
-            break
-        lo = start + min(max(size // 2, overlap + 1), size)
-        cut = _best_cut(text, lo, start + size)
-        pieces.append(text[start:cut])
-        start = _overlap_start(text, cut, overlap)
-        while start < len(text) and text[start].isspace():
-            start += 1
-    return [p.strip() for p in pieces if p.strip()]
+    splitter = TextSplitter(size, overlap)
+    return splitter.feed(text) + splitter.finish()
+
+
+class TextSplitter:
+    """``split_text`` over text that arrives in parts: the same pieces, each given out as soon as the text after it
+    no longer changes where it ends (``size`` characters of lookahead), so a 150 MB paragraph run is never one string.
+    """
+
+    def __init__(self, size: int, overlap: int) -> None:
+        """Raises:
+        ValueError: ``size`` < 1 or ``overlap`` not in [0, size).
+        """
+        if size < 1 or not 0 <= overlap < size:
+            raise ValueError(f"size={size}, overlap={overlap}; allowed: size >= 1 and 0 <= overlap < size")
+        self.size = size
+        self.overlap = overlap
+        self._text = ""  # not yet given out; empty or starting with a non-space character
+
+    def feed(self, text: str) -> list[str]:
+        """Add text; return the pieces that are now final."""
+        self._text = self._text + text if self._text else text.lstrip()
+        return self._split(final=False) if len(self._text) > 2 * self.size else []
+
+    def finish(self) -> list[str]:
+        """The remaining pieces (the text ended)."""
+        self._text = self._text.rstrip()
+        pieces = self._split(final=True)
+        self._text = ""
+        return pieces
+
+    def _split(self, *, final: bool) -> list[str]:
+        text, size, overlap = self._text, self.size, self.overlap
+        # before the end, only cut where the whole text would be cut: the window must lie before the last
+        # non-space character seen (trailing spaces may be stripped, or followed by more text)
+        end = len(text) if final else len(text.rstrip())
+        pieces: list[str] = []
+        start = 0
+        while start < len(text):
+            if end - start <= size:
+                if final:
+                    pieces.append(text[start:])
+                    start = len(text)
+                break
+            lo = start + min(max(size // 2, overlap + 1), size)
+            cut = _best_cut(text, lo, start + size)
+            pieces.append(text[start:cut])
+            start = _overlap_start(text, cut, overlap)
+            while start < len(text) and text[start].isspace():
+                start += 1
+        self._text = text[start:]
+        return [p.strip() for p in pieces if p.strip()]
 
 
 def split_table(markdown: str, size: int) -> list[str]:
@@ -147,65 +184,92 @@ def _chat_pieces(turns: list[Block], size: int) -> list[_Piece]:
     return pieces
 
 
-def _pieces(blocks: tuple[Block, ...], size: int, overlap: int) -> list[_Piece]:
-    pieces: list[_Piece] = []
-    group: list[str] = []
+def _pieces(blocks: Iterable[Block], size: int, overlap: int) -> Iterator[_Piece]:
+    """Pieces in reading order, given out as they are made: the blocks may be a stream (a big text file)."""
+    splitter = TextSplitter(size, overlap)
+    waiting: list[str] = []  # a group's heading(s), held until the group turns out to have a body
     turns: list[Block] = []
     has_body = False
     key: tuple[int | None, str] | None = None
     group_meta: dict[str, Scalar] = {}  # a page's flags (ocr), the same on all its blocks
+    started = False  # text of the current group went to the splitter (joined with blank lines, as one text)
 
-    def flush() -> None:
-        nonlocal has_body
-        if group and has_body and key is not None:
-            for part in split_text("\n\n".join(group), size, overlap):
-                pieces.append(_Piece(part, "text", key[0], key[1], dict(group_meta)))
-        group.clear()
-        has_body = False
-        pieces.extend(_chat_pieces(turns, size))
+    def text_pieces(parts: list[str]) -> Iterator[_Piece]:
+        assert key is not None
+        for part in parts:
+            yield _Piece(part, "text", key[0], key[1], dict(group_meta))
+
+    def flush() -> Iterator[_Piece]:
+        nonlocal has_body, started
+        if started:
+            yield from text_pieces(splitter.finish())
+        waiting.clear()
+        has_body = started = False
+        yield from _chat_pieces(turns, size)
         turns.clear()
 
     for block in blocks:
         if TURN_SPEAKER in block.metadata:
-            if group:
-                flush()
+            if started or waiting:
+                yield from flush()
             turns.append(block)
         elif block.kind == "table":
-            flush()
+            yield from flush()
             for part in split_table(block.text, size):
-                pieces.append(_Piece(part, "table", block.page, block.section, dict(block.metadata)))
+                yield _Piece(part, "table", block.page, block.section, dict(block.metadata))
         elif RECORD_NO in block.metadata:
-            flush()
+            yield from flush()
             for part in split_text(block.text, size, overlap):
-                pieces.append(_Piece(part, "record", block.page, block.section, dict(block.metadata)))
+                yield _Piece(part, "record", block.page, block.section, dict(block.metadata))
         else:
             if turns or (block.page, block.section) != key or block.kind == "heading":
-                flush()
+                yield from flush()
                 key = (block.page, block.section)
                 group_meta = block.metadata
-            group.append(block.text)
+            waiting.append(block.text)
             has_body = has_body or block.kind != "heading"
-    flush()
-    return pieces
+            if has_body:
+                text = "\n\n".join(waiting)
+                yield from text_pieces(splitter.feed("\n\n" + text if started else text))
+                waiting.clear()
+                started = True
+    yield from flush()
 
 
 def chunk_document(
     doc: ParsedDocument, *, source: str, rel_path: str, doc_type: str, settings: Settings
 ) -> list[Chunk]:
-    """Chunks of one document in reading order, with every field filled.
+    """Chunks of one document in reading order, with every field filled (``iter_chunks`` over its blocks)."""
+    return list(iter_chunks(doc, doc.blocks, source=source, rel_path=rel_path, doc_type=doc_type, settings=settings))
+
+
+def iter_chunks(
+    doc: ParsedDocument,
+    blocks: Iterable[Block],
+    *,
+    source: str,
+    rel_path: str,
+    doc_type: str,
+    settings: Settings,
+    skip: int = 0,
+) -> Iterator[Chunk]:
+    """Chunks of one document in reading order, made as ``blocks`` arrive (memory stays flat for a stream).
 
     Chunks shorter than ``settings.chunk_min_chars`` are dropped; a chunk whose text (whitespace
-    collapsed) already occurred in this document is stored once.
+    collapsed) already occurred in this document is stored once (remembered by an 8-byte digest, not its text).
 
     Args:
-        doc: the parsed document.
+        doc: the parsed document (its pages, date; its blocks unless ``blocks`` streams them).
+        blocks: the document's blocks, ``doc.blocks`` or a stream of them.
         source: the source name stored on each chunk (and part of its id).
         rel_path: the file's path relative to its source root.
         doc_type: the document type (selects the chunk size).
         settings: engine settings.
+        skip: leave out the first ``skip`` chunks (a resumed file: they were stored by an earlier run); they are
+            still read, so the ones after get the same ids and indexes as in a run from the start.
 
     Returns:
-        Chunks with ``chunk_index`` 0..n-1; ids are stable across runs for the same input.
+        Chunks with ``chunk_index`` skip..n-1; ids are stable across runs for the same input.
 
     Raises:
         ValueError: the configured chunk size for ``doc_type`` is below 1.
@@ -214,33 +278,31 @@ def chunk_document(
     if size < 1:
         raise ValueError(f"chunk size for doc_type={doc_type!r} is {size}; allowed: an integer >= 1")
     overlap = min(settings.chunk_overlap, size // 2)
-    seen: set[str] = set()
-    kept: list[_Piece] = []
-    for piece in _pieces(doc.blocks, size, overlap):
+    seen: set[bytes] = set()
+    index = 0
+    for piece in _pieces(blocks, size, overlap):
         norm = " ".join(piece.text.split())
-        if len(norm) < settings.chunk_min_chars or norm in seen:
+        digest = hashlib.blake2b(norm.encode("utf-8"), digest_size=8).digest()
+        if len(norm) < settings.chunk_min_chars or digest in seen:
             continue
-        seen.add(norm)
-        kept.append(piece)
-    chunks = []
-    for index, piece in enumerate(kept):
+        seen.add(digest)
+        index += 1
+        if index <= skip:
+            continue
         extra: dict[str, Scalar] = {**piece.metadata, **extract_entities(piece.text, settings)}
-        chunks.append(
-            Chunk(
-                chunk_id=chunk_id(source, piece.page, index, piece.text),
-                text=piece.text,
-                source=source,
-                rel_path=rel_path,
-                doc_type=doc_type,
-                section=piece.section,
-                page=piece.page,
-                total_pages=doc.total_pages,
-                date=doc.date,
-                content_hash=hashlib.sha256(piece.text.encode("utf-8")).hexdigest(),
-                chunk_index=index,
-                chunk_type=piece.chunk_type,
-                language=detect_language(piece.text),
-                extra=extra,
-            )
+        yield Chunk(
+            chunk_id=chunk_id(source, piece.page, index - 1, piece.text),
+            text=piece.text,
+            source=source,
+            rel_path=rel_path,
+            doc_type=doc_type,
+            section=piece.section,
+            page=piece.page,
+            total_pages=doc.total_pages,
+            date=doc.date,
+            content_hash=hashlib.sha256(piece.text.encode("utf-8")).hexdigest(),
+            chunk_index=index - 1,
+            chunk_type=piece.chunk_type,
+            language=detect_language(piece.text),
+            extra=extra,
         )
-    return chunks

@@ -11,13 +11,27 @@ and the next run completes:
 
 A run that finds the index dirty first deletes Chroma ids the manifest does not list (orphans of a crash) and
 rebuilds BM25. One writer at a time across processes (a lock file); readers never wait.
+
+A file in parts. A file with more chunks than ``settings.index_slice_chunks`` (a 150 MB text file has ~250,000)
+is read, embedded and committed one slice at a time, so memory holds one slice, never the file: steps 2 and 3
+per slice, where the slice's transaction adds its chunk rows (the first slice of a fresh start also drops the
+source's old rows), records the source as ``partial`` with the chunks committed so far and the resume point
+(chunks read, in reading order; meta ``partial_key``); a last transaction marks it ``indexed``; then its Chroma
+ids the manifest no longer lists (the old version's) are deleted. What a crash leaves is the committed slices,
+searchable and in agreement in all three stores after recovery; the next run resumes after them when the file
+is unchanged (the skipped chunks are read again, not embedded, so ids and order are those of a run from the
+start) and starts the file again when it changed. While a big file is re-indexed, search sees its new slices as
+they are committed, not its old version. Near-duplicates are removed within each slice (exact repeats across
+the whole file are removed by the chunker).
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -31,9 +45,9 @@ from rag.catalog import ChunkCatalog
 from rag.discovery import SourceFile, discover, nfc
 from rag.embedding import Embedder
 from rag.errors import IndexBusyError, IndexError_, ModelMismatchError, SourceNotFoundError
-from rag.ingest import PreparedFile, prepare_file
+from rag.ingest import PreparedFile, prepare_file, tokens_of
 from rag.keyword_index import KeywordIndex
-from rag.manifest import ChunkRow, Manifest, SourceRow
+from rag.manifest import ChunkRow, Manifest, SourceRow, partial_key
 from rag.near_duplicates import drop_near_duplicates
 from rag.records import (
     Chunk,
@@ -52,7 +66,6 @@ from rag.vector_store import ChromaStore
 log = logging.getLogger(__name__)
 
 EMBED_GROUP_CHUNKS = 256  # small files are pooled until this many chunks share one embedding call
-EMBED_PROGRESS_CHUNKS = 1024  # a big file is embedded in slices of this many chunks, with progress after each
 WRITER_LOCK_TIMEOUT_S = 600.0
 
 
@@ -162,6 +175,12 @@ class Index:
                     if result.status == "failed":
                         self._record_failure(run, file, result)
                     continue
+                if result.in_parts:
+                    if pending:
+                        self._write_group(run, embedder, pending)
+                        pending = []
+                    self._write_in_parts(run, embedder, result)
+                    continue
                 pending.append(result)
                 if sum(len(p.chunks) for p in pending) >= EMBED_GROUP_CHUNKS:
                     self._write_group(run, embedder, pending)
@@ -198,8 +217,10 @@ class Index:
         MemoryError are not ours to predict one by one, and one such file must not cost the batch its report.
         The traceback goes to the log (for a bug report), the person gets what happened and what to do.
         """
+        previous = self.manifest.source(file.source)
+        committed = int(self.manifest.get_meta(partial_key(file.source)) or 0) if previous else 0
         try:
-            return prepare_file(file, self.manifest.source(file.source), self.settings, self.tokenizer)
+            return prepare_file(file, previous, self.settings, self.tokenizer, committed_chunks=committed)
         except Exception as err:  # the bulkhead: recorded as this file's failure, logged in full
             log.exception("Reading %s failed unexpectedly", file.path)
             return FileOutcome(file.source, "failed", error=unreadable_message(err))
@@ -245,13 +266,73 @@ class Index:
         if not texts:
             return np.zeros((0, 1))
         parts = []
-        for start in range(0, len(texts), EMBED_PROGRESS_CHUNKS):
-            run.report(
-                "embedding", f"{source} ({start}/{len(texts)} chunks)" if len(texts) > EMBED_PROGRESS_CHUNKS else source
-            )
-            parts.append(embedder.embed_passages(texts[start : start + EMBED_PROGRESS_CHUNKS]))
+        size = self.settings.index_slice_chunks
+        for start in range(0, len(texts), size):
+            run.report("embedding", f"{source} ({start}/{len(texts)} chunks)" if len(texts) > size else source)
+            parts.append(embedder.embed_passages(texts[start : start + size]))
             run.embedded += len(parts[-1])
         return np.vstack(parts)
+
+    def _write_in_parts(self, run: _Run, embedder: Embedder, prepared: PreparedFile) -> None:
+        """Embed and commit one big file slice by slice (the module docstring's "A file in parts")."""
+        source = prepared.file.source
+        read = prepared.resume_at  # chunks read so far in reading order: the resume point
+        stored = self.manifest.chunk_count_of(source) if prepared.resume_at else 0
+        fresh = not prepared.resume_at
+        dropped, languages = 0, Counter[str]()
+        chunks, tokens = list(prepared.chunks), prepared.tokens
+        more = prepared.more if prepared.more is not None else iter(())
+        while chunks:
+            read += len(chunks)
+            deduplicated, kept_tokens, vectors, n_dropped = self._embed_slice(run, embedder, chunks, tokens)
+            kept = [replace(c, chunk_index=stored + i) for i, c in enumerate(deduplicated)]
+            if not run.changed:
+                self._mark_dirty(True)
+            self.vectors.upsert(kept, vectors)
+            dropped += n_dropped
+            languages.update(c.language for c in kept if c.language)
+            with self.manifest.transaction() as db:
+                version = run.version(db)
+                if fresh:  # the old version, or the parts of an interrupted run over other content
+                    self.manifest.delete_source(db, source)
+                self.manifest.add_chunks(db, source, [ChunkRow(c, t) for c, t in zip(kept, kept_tokens)])
+                stored += len(kept)
+                row = _source_row(prepared, stored, languages, version, prepared.doc.warnings, status="partial")
+                self.manifest.put_source(db, row)
+                self.manifest.set_meta(db, partial_key(source), str(read))
+                self.manifest.set_meta(db, "embedding_model", embedder.fingerprint)
+            fresh = False
+            run.report("embedding", f"{source} ({stored:,} chunks committed, {prepared.fraction_read():.0%} read)")
+            try:
+                chunks = list(itertools.islice(more, self.settings.index_slice_chunks))
+            except Exception as err:  # the same bulkhead as _prepare: the committed slices stay, marked partial
+                log.exception("Reading %s failed unexpectedly", prepared.file.path)
+                self._record_failure(run, prepared.file, FileOutcome(source, "failed", error=unreadable_message(err)))
+                run.finish_file(FileOutcome(source, "failed", error=unreadable_message(err)))
+                return
+            tokens = tokens_of(chunks, self.tokenizer)
+        note = f"{dropped} near-duplicate passage(s) stored once (compared within slices of {len(prepared.chunks)})"
+        warnings = prepared.doc.warnings + ((note,) if dropped else ())
+        with self.manifest.transaction() as db:
+            version = run.version(db)
+            self.manifest.put_source(db, _source_row(prepared, stored, languages, version, warnings))
+            self.manifest.delete_meta(db, partial_key(source))
+        self.vectors.delete(self.vectors.ids_of_source(source) - set(self.manifest.chunk_ids_of(source)))
+        updated = prepared.previous is not None and prepared.previous.status == "indexed"
+        run.finish_file(FileOutcome(source, "updated" if updated else "indexed", chunks=stored, warnings=warnings,
+                                    ocr_pages=prepared.doc.ocr_pages))  # fmt: skip
+
+    def _embed_slice(
+        self, run: _Run, embedder: Embedder, chunks: list[Chunk], tokens: Sequence[tuple[str, ...]]
+    ) -> tuple[tuple[Chunk, ...], tuple[tuple[str, ...], ...], np.ndarray, int]:
+        """One slice's vectors (those Chroma already holds for the same ids are reused), near-duplicates dropped."""
+        vectors = self.vectors.embeddings_of([c.chunk_id for c in chunks])
+        new = [c for c in chunks if c.chunk_id not in vectors]
+        if new:
+            vectors.update(zip([c.chunk_id for c in new], embedder.embed_passages([c.text for c in new])))
+            run.embedded += len(new)
+        kept, kept_tokens, dropped = drop_near_duplicates(chunks, tokens, vectors, self.settings.near_duplicate_cosine)
+        return kept, kept_tokens, np.stack([vectors[c.chunk_id] for c in kept]), dropped
 
     def _plan_switch(self, run: _Run, prepared: PreparedFile, new_vectors: dict[str, np.ndarray]) -> _Switch:
         """What switching one file over writes: its chunks after near-duplicate removal, with their vectors."""
@@ -272,7 +353,9 @@ class Index:
         with self.manifest.transaction() as db:
             version = run.version(db)
             self.manifest.replace_chunks(db, source, [ChunkRow(c, t) for c, t in zip(chunks, switch.tokens)])
-            self.manifest.put_source(db, _source_row(prepared, chunks, version, switch.warnings))
+            languages = Counter(c.language for c in chunks if c.language)
+            self.manifest.put_source(db, _source_row(prepared, len(chunks), languages, version, switch.warnings))
+            self.manifest.delete_meta(db, partial_key(source))
             self.manifest.set_meta(db, "embedding_model", self.embedder.fingerprint)
         self.vectors.delete(switch.old_ids - {c.chunk_id for c in chunks})
         updated = prepared.previous is not None and prepared.previous.status == "indexed"
@@ -285,7 +368,7 @@ class Index:
         previous = self.manifest.source(file.source)
         with self.manifest.transaction() as db:
             version = run.version(db)
-            if previous and previous.status == "indexed":
+            if previous and previous.status in ("indexed", "partial"):
                 row = replace(previous, error=outcome.error, index_version=version)
             else:
                 row = SourceRow(file.source, str(file.path), file.rel_path, "", 0, 0.0, "", 0, 0, "failed",
@@ -362,7 +445,7 @@ class Index:
 
     def stats(self) -> IndexStats:
         rows = self.manifest.all_sources()
-        indexed = [r for r in rows if r.status == "indexed"]
+        indexed = [r for r in rows if r.status in ("indexed", "partial")]  # a partial file's slices are searchable
         per_source = tuple(
             SourceStats(
                 r.source,
@@ -489,13 +572,19 @@ def unreadable_message(err: Exception) -> str:
     )
 
 
-def _source_row(prepared: PreparedFile, chunks: Sequence, version: str, warnings: tuple[str, ...]) -> SourceRow:  # type: ignore[type-arg]
-    languages = [c.language for c in chunks if c.language]
-    language = max(set(languages), key=languages.count) if languages else ""
+def _source_row(
+    prepared: PreparedFile,
+    chunks: int,
+    languages: Counter[str],
+    version: str,
+    warnings: tuple[str, ...],
+    status: str = "indexed",
+) -> SourceRow:
+    language = max(languages, key=lambda lang: (languages[lang], lang)) if languages else ""
     return SourceRow(
         source=prepared.file.source, path=str(prepared.file.path), rel_path=prepared.file.rel_path,
         doc_type=prepared.doc_type, size=prepared.size, mtime=prepared.mtime, hash=prepared.digest,
-        pages=prepared.doc.total_pages, chunks=len(chunks), status="indexed", error="", warnings=warnings,
+        pages=prepared.doc.total_pages, chunks=chunks, status=status, error="", warnings=warnings,
         date=prepared.doc.date, language=language, index_version=version, ocr_pages=prepared.doc.ocr_pages,
     )  # fmt: skip
 

@@ -86,6 +86,9 @@ class Settings:
     # lost with their numbers); 0.99 keeps all 50 and still joins the same text in two files.
     near_duplicate_cosine: float = 0.99
     max_file_mb: int = 200
+    # A file with more chunks than this is embedded and committed in slices of this many (rag.index): memory stays
+    # flat, progress shows after each, and a crash keeps the slices already committed.
+    index_slice_chunks: int = 1024
     # OCR (Tesseract via PyMuPDF) of scanned and image-only PDF pages; languages are "+"-joined Tesseract names
     ocr_enabled: bool = True
     ocr_language: str = "jpn+eng"
@@ -215,6 +218,8 @@ class Settings:
             raise ConfigError(f"bm25_k1={self.bm25_k1}, bm25_b={self.bm25_b}; allowed: k1 >= 0, 0 <= b <= 1")
         if not 0.0 <= self.semantic_weight <= 1.0:
             raise ConfigError(f"semantic_weight={self.semantic_weight} must be between 0 and 1")
+        if self.index_slice_chunks < 1:
+            raise ConfigError(f"index_slice_chunks={self.index_slice_chunks}; allowed: an integer >= 1")
         if self.chunk_overlap >= self.chunk_size:
             raise ConfigError("chunk_overlap must be smaller than chunk_size")
         if self.ui_language not in ("ja", "en"):

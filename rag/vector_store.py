@@ -33,6 +33,8 @@ class VectorStore(Protocol):
 
     def all_ids(self) -> set[str]: ...
 
+    def ids_of_source(self, source: str) -> set[str]: ...
+
     def count(self) -> int: ...
 
 
@@ -113,10 +115,17 @@ class ChromaStore:
         return {cid: np.asarray(vec, dtype=np.float32) for cid, vec in zip(got["ids"], vectors)}
 
     def all_ids(self) -> set[str]:
+        return self.ids_where(None)
+
+    def ids_of_source(self, source: str) -> set[str]:
+        """The ids Chroma holds for one source (listed by the manifest or not)."""
+        return self.ids_where({"source": source})
+
+    def ids_where(self, where: dict[str, Any] | None) -> set[str]:
         ids: set[str] = set()
         offset = 0
         while True:
-            got = self._collection.get(include=[], limit=10_000, offset=offset)
+            got = self._collection.get(where=where or None, include=[], limit=10_000, offset=offset)
             ids.update(got["ids"])
             if len(got["ids"]) < 10_000:
                 return ids

@@ -6,7 +6,8 @@ fork from a forkserver that imported the engine's heavy modules once (torch, sen
 ~20 s per interpreter on a busy two-core machine), so twenty kills cost seconds, not minutes. A kill point is
 random (a delay drawn over the length of a whole run: parsing, embedding, the Chroma write, the manifest
 switch-over, the BM25 rebuild) or exact: right after ``ChromaStore.upsert`` (Chroma holds the vectors, the manifest
-does not list them) or right after ``Manifest.put_source`` inside the switch-over transaction (not committed).
+does not list them) or right after ``Manifest.put_source`` inside the switch-over transaction (not committed);
+``"chroma@3"`` dies after the third call (a big file's third slice, after two were committed).
 """
 
 from __future__ import annotations
@@ -51,13 +52,17 @@ def _index_child(paths: Sequence[str], env: dict[str, str], crash_at: str) -> No
     """The child: ``python -m rag index PATHS --json`` but for the interpreter start (dying at ``crash_at``)."""
     os.environ.update(env)
     if crash_at:
-        module, owner, name = EXACT_POINTS[crash_at]
+        point, _, nth = crash_at.partition("@")
+        module, owner, name = EXACT_POINTS[point]
         cls = getattr(importlib.import_module(module), owner)
         real = getattr(cls, name)
+        calls = [0]
 
         def dying(self, *args, **kwargs):  # type: ignore[no-untyped-def]
             real(self, *args, **kwargs)
-            os.kill(os.getpid(), signal.SIGKILL)
+            calls[0] += 1
+            if calls[0] >= int(nth or 1):
+                os.kill(os.getpid(), signal.SIGKILL)
 
         setattr(cls, name, dying)
     from rag.cli import main

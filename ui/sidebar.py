@@ -12,6 +12,7 @@ from rag.errors import RagError
 from rag.records import BackendReport
 from rag.service import RagService
 from ui.i18n import language_switch, t
+from ui.widgets import show_error
 
 _STATUS_KEY = "sidebar_backends"
 
@@ -28,7 +29,7 @@ def render_sidebar(svc: RagService) -> None:
                 st.session_state[_STATUS_KEY] = svc.llm_backends(refresh=recheck)
             except RagError as err:
                 st.session_state[_STATUS_KEY] = BackendReport((), settings.llm_backend, None)
-                st.error(str(err))
+                show_error(err)
         report: BackendReport = st.session_state[_STATUS_KEY]
         live = report.live_status
         if live is None:
@@ -52,7 +53,7 @@ def render_sidebar(svc: RagService) -> None:
             version = svc.stats().index_version or "–"
         except RagError as err:
             version = "–"
-            st.error(str(err))
+            show_error(err)
         st.caption(t("sidebar.version", version=version))
         st.caption(t("sidebar.collection", collection=settings.collection))
         st.caption(t("sidebar.storage", path=str(settings.storage)))

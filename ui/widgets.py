@@ -34,6 +34,11 @@ def escape_md(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", "  \n")
 
 
+def show_error(err: Exception) -> None:
+    """An error message, shown literally: it may quote a file name or text from a document."""
+    st.error(escape_md(str(err)))
+
+
 def highlight(text: str, terms: Iterable[str]) -> str:
     """Markdown of ``text`` with every occurrence of ``terms`` in bold; everything else escaped.
 
@@ -97,9 +102,9 @@ def show_hit(hit: Hit, rank: int, *, compact: bool = False) -> None:
     if not compact:
         st.table([stage_table(hit.scores)])
     if hit.matched_terms:
-        st.caption(t("search.matched", terms=", ".join(hit.matched_terms)))
+        st.caption(escape_md(t("search.matched", terms=", ".join(hit.matched_terms))))
     if hit.also_sources:
-        st.caption(t("search.also_in", sources=", ".join(hit.also_sources)))
+        st.caption(escape_md(t("search.also_in", sources=", ".join(hit.also_sources))))
     st.markdown(highlight(hit.chunk.text, hit.matched_terms))
 
 
@@ -126,7 +131,7 @@ def show_citations(
             try:
                 st.image(render_page(citation.source, int(citation.page or 1), citation.quote), width=640)
             except (RagError, ValueError) as err:
-                st.error(str(err))
+                show_error(err)
 
 
 EVIDENCE_CONTEXT_CHARS = 300

@@ -1,24 +1,27 @@
 """Read any supported file into a ``ParsedDocument``; the kind is sniffed from the content, not just the name.
 
-``parse_file`` is the one entry point. A PDF named ``.txt`` is read as a PDF; a text file named
-``.pdf`` is read as text with a warning; binary data named ``.txt`` is refused. The supported kinds
-live in ``rag.parsing.kinds``.
+``parse_file`` is the one entry point; ``open_document`` is the same for a reader that takes blocks as they come
+(a big text file is then read in parts, ``rag.parsing.text_stream``). A PDF named ``.txt`` is read as a PDF; a
+text file named ``.pdf`` is read as text with a warning; binary data named ``.txt`` is refused. The supported
+kinds live in ``rag.parsing.kinds``.
 """
 
 from __future__ import annotations
 
 import re
 import zipfile
-from dataclasses import replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rag.doc_metadata import file_date
 from rag.errors import DocumentReadError, UnsupportedFileError
 from rag.parsing.kinds import KIND_BY_EXTENSION, SUPPORTED_EXTENSIONS, SUPPORTED_TEXT, unsupported_message
-from rag.records import ParsedDocument
+from rag.records import Block, ParsedDocument
 from rag.settings import Settings
 
-__all__ = ["KIND_BY_EXTENSION", "SUPPORTED_EXTENSIONS", "file_kind", "parse_file", "sniff_kind"]
+__all__ = ["KIND_BY_EXTENSION", "SUPPORTED_EXTENSIONS", "OpenedDocument", "file_kind", "open_document", "parse_file",
+           "sniff_kind"]  # fmt: skip
 
 _BINARY_KINDS = frozenset({"pdf", "docx", "xlsx", "pptx"})
 _OFFICE_NAMES = {"docx": "Word", "xlsx": "Excel", "pptx": "PowerPoint"}
@@ -102,6 +105,46 @@ def parse_file(path: Path, settings: Settings) -> ParsedDocument:
             binary where text was expected, or has no readable text.
     """
     path = Path(path)
+    kind, notes = _checked_kind(path, settings)
+    doc = _dispatch(kind, path, settings, file_date(path))
+    return doc if not notes else _with_notes(doc, list(notes))
+
+
+@dataclass(frozen=True, slots=True)
+class OpenedDocument:
+    """A document whose blocks may still be coming: ``doc`` has everything but them when they are streamed.
+
+    Attributes:
+        doc: the parsed document; its ``blocks`` are empty when ``blocks`` streams them.
+        blocks: the blocks in reading order (``doc.blocks``, or a stream to iterate once).
+        fraction_read: how much of the file the blocks given out so far came from (0-1), for progress.
+    """
+
+    doc: ParsedDocument
+    blocks: Iterable[Block]
+    fraction_read: Callable[[], float]
+
+
+def open_document(path: Path, settings: Settings) -> OpenedDocument:
+    """``parse_file``, but a plain-text file over ``STREAM_BYTES`` is read in parts as its blocks are taken.
+
+    Raises:
+        UnsupportedFileError: as ``parse_file``.
+        DocumentReadError: as ``parse_file``; for a streamed file, judged on its first part.
+    """
+    from rag.parsing.text_stream import STREAM_BYTES, open_text_stream
+
+    path = Path(path)
+    kind, notes = _checked_kind(path, settings)
+    if kind == "text" and path.stat().st_size > STREAM_BYTES and (stream := open_text_stream(path)) is not None:
+        doc = ParsedDocument(blocks=(), date=file_date(path), warnings=notes)
+        return OpenedDocument(doc, stream, stream.fraction_read)
+    doc = _dispatch(kind, path, settings, file_date(path))
+    doc = doc if not notes else _with_notes(doc, list(notes))
+    return OpenedDocument(doc, doc.blocks, lambda: 1.0)
+
+
+def _checked_kind(path: Path, settings: Settings) -> tuple[str, tuple[str, ...]]:
     kind, notes = file_kind(path)
     size = path.stat().st_size
     if size > settings.max_file_mb * 1024 * 1024:
@@ -109,8 +152,7 @@ def parse_file(path: Path, settings: Settings) -> ParsedDocument:
             f"{path.name} is {size / 1024 / 1024:.0f} MB, over the {settings.max_file_mb} MB limit. "
             "Split the file or raise RAG_MAX_FILE_MB."
         )
-    doc = _dispatch(kind, path, settings, file_date(path))
-    return doc if not notes else _with_notes(doc, list(notes))
+    return kind, notes
 
 
 def file_kind(path: Path) -> tuple[str, tuple[str, ...]]:

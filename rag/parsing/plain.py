@@ -54,33 +54,42 @@ def decode_text(data: bytes, name: str) -> str:
 
 
 def _decode(data: bytes) -> str | None:
+    encoding = text_encoding(data)
+    return None if encoding is None else data.decode(encoding, errors="replace")
+
+
+def text_encoding(data: bytes) -> str | None:
+    """The codec ``decode_text`` reads these bytes with (``None``: binary data); strict where it names one that
+    decoded them without a fault, so decoding with ``errors="replace"`` changes nothing but for the BOM kinds."""
     for bom, encoding in _BOMS:
         if data.startswith(bom):
-            return data.decode(encoding, errors="replace")
+            return encoding
     head = data[:8192]
     if b"\x00" in head:
         # UTF-16 without a BOM puts a zero byte beside every ASCII character; anything else is binary
         if head[1::2].count(0) > len(head) * 0.4:
-            return data.decode("utf-16-le", errors="replace")
+            return "utf-16-le"
         if head[0::2].count(0) > len(head) * 0.4:
-            return data.decode("utf-16-be", errors="replace")
+            return "utf-16-be"
         return None
     try:
-        return data.decode("utf-8")
+        data.decode("utf-8")
+        return "utf-8"
     except UnicodeDecodeError:
         pass
-    candidates = []
+    candidates: list[tuple[int, int, str]] = []
     for encoding in ("cp932", "euc_jp"):
         try:
-            candidates.append(data.decode(encoding))
+            candidates.append((len(_HIRAGANA.findall(data.decode(encoding)[:20000])), -len(candidates), encoding))
         except UnicodeDecodeError:
             continue
     if candidates:
-        return max(candidates, key=lambda t: len(_HIRAGANA.findall(t[:20000])))
+        return max(candidates)[2]
     try:
-        return data.decode("cp1252")  # Western legacy text
+        data.decode("cp1252")  # Western legacy text
+        return "cp1252"
     except UnicodeDecodeError:
-        return data.decode("utf-8", errors="replace")
+        return "utf-8"  # with replacement characters
 
 
 def text_blocks(text: str) -> list[Block]:

@@ -102,12 +102,12 @@ def test_backend_that_cannot_run_is_reported_with_its_fix(
     monkeypatch.setenv("RAG_LLM_BACKEND", "openai")  # no RAG_OPENAI_BASE_URL: unusable
     st.cache_resource.clear()
     ask(app, QUESTION)
-    assert app.main.error and "RAG_OPENAI_BASE_URL" in app.main.error[0].value
+    assert app.main.error and "RAG_OPENAI_BASE_URL" in texts(app)
 
 
 def test_question_before_anything_is_indexed_says_what_to_do(app: AppTest) -> None:
     ask(app, QUESTION)
-    assert app.main.error and "Upload" in app.main.error[0].value
+    assert app.main.error and "Upload" in texts(app)
 
 
 def test_a_followup_is_searched_with_the_conversation_and_an_unsupported_answer_shows_the_evidence(

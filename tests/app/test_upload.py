@@ -82,7 +82,7 @@ def test_folder_indexing_then_delete_only_after_confirmation(app: AppTest, spec_
     ok(app.run())
     app.button(key="upload_delete").click()
     ok(app.run())
-    assert "docs/readme.txt" in app.main.warning[0].value and "元に戻せません" in app.main.warning[0].value
+    assert app.main.warning and "docs/readme.txt" in texts(app) and "元に戻せません" in texts(app)
     app.button(key="upload_confirm_no").click()
     ok(app.run())
     assert set(app.multiselect(key="upload_selected").options) == {"docs/メモリ仕様.pdf", "docs/readme.txt"}

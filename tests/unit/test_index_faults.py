@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -38,14 +39,14 @@ def docs(tmp_path: Path) -> Path:
 @pytest.fixture
 def broken_docx_reader(monkeypatch: pytest.MonkeyPatch) -> None:
     """A reader that fails the way lxml does on a DOCX with one huge text run ("Text node too long")."""
-    real = rag.parsing.parse_file
+    real = rag.parsing.open_document
 
     def parse(path: Path, settings):  # type: ignore[no-untyped-def]
         if path.suffix == ".docx":
             raise ValueError("xmlSAX2Characters: huge text node: Text node too long, try XML_PARSE_HUGE")
         return real(path, settings)
 
-    monkeypatch.setattr(rag.parsing, "parse_file", parse)
+    monkeypatch.setattr(rag.parsing, "open_document", parse)
 
 
 def test_a_file_whose_reader_fails_unexpectedly_gets_a_failed_outcome_and_the_batch_goes_on(
@@ -140,10 +141,8 @@ def test_a_deletion_is_refused_without_yes_and_recorded_with_how_it_was_confirme
     assert history[0].detail == "tee_manual.md (deletion confirmed with --yes on the command line)"
 
 
-def test_a_big_file_reports_progress_while_it_is_embedded(
-    settings, minilm_embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(rag.index, "EMBED_PROGRESS_CHUNKS", 8)  # a big file, in miniature
+def test_a_big_file_reports_progress_while_it_is_embedded(settings, minilm_embedder, tmp_path: Path) -> None:
+    settings = replace(settings, index_slice_chunks=8)  # a big file, in miniature
     big = tmp_path / "big.md"
     big.write_text("\n\n".join(f"## Part {i}\n" + f"Device {i} reports code {i * 7} after {i} retries. " * 12
                                for i in range(40)), encoding="utf-8")  # fmt: skip
@@ -154,5 +153,5 @@ def test_a_big_file_reports_progress_while_it_is_embedded(
     chunks = report.files[0].chunks
     embedding = [e for e in events if e.stage == "embedding"]
     assert chunks > 16 and len(embedding) >= 3
-    assert embedding[1].current == f"big.md (8/{report.embedded} chunks)" and embedding[1].embedded == 8
+    assert embedding[0].current == "big.md (8 chunks committed, 100% read)" and embedding[0].embedded == 8
     assert [e.embedded for e in embedding] == sorted(e.embedded for e in embedding)
