@@ -1,0 +1,226 @@
+"""What the LLM is asked for a quiz, and what is made of its reply: TRUE statements about focus sentences.
+
+One call asks for the TRUE statements a quiz still needs (and one spare), one about each numbered passage, under
+the reply's JSON schema and a short token cap (a CPU model writes a few tokens a second). The reply is parsed
+robustly (code fences, stray text, a reply cut off mid-item) and, once, repaired by showing the model its error.
+At intermediate and advanced level a statement must restate its passage, not copy it (``is_verbatim``): the
+statements that copy are sent back once, in the same conversation (the model has read the passages already), with
+the copy named and the rule repeated. Every statement is validated like any other (``validate_generated``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rag.context_window import estimate_tokens
+from rag.errors import LLMOutputError, LLMUnavailableError
+from rag.llm.base import LLMBackend, Message
+from rag.prompts import Language
+from rag.quiz.focus import clean
+from rag.quiz.models import GenerationReply
+from rag.quiz.validation import Candidate, Focus, is_verbatim, validate_generated
+from rag.settings import Settings
+
+Progress = Callable[[str], None]
+
+SCHEMA = GenerationReply.model_json_schema()
+REPLY_TOKENS_PER_ITEM = 72
+"""Cap on reply tokens per statement asked for: 60 Japanese characters or 25 English words, and the JSON around."""
+_LEVEL_TASK = {
+    "beginner": "a definition or a single fact it states",
+    "intermediate": "a procedure step or a condition it sets (what must be done, when or if)",
+    "advanced": "an exception or a limit it sets, or how its two sentences relate (one statement using both)",
+}
+_LEVEL_STYLE = {
+    "beginner": "You may keep the passage's wording.",
+    "intermediate": "Say it in your own words: other words and another word order. Never copy three or more "
+    "words in a row from the passage, except names, numbers and technical terms.",
+    "advanced": "Say it in your own words: other words and another word order. Never copy three or more "
+    "words in a row from the passage, except names, numbers and technical terms.",
+}
+_RESTATE_EXAMPLE = {
+    "en": " Example: the passage 'Receipts must be submitted within 30 days of the purchase.' becomes "
+    "'A purchase gives you 30 days to hand in its receipts.'",
+    "ja": " 例：「領収書は購入から30日以内に提出しなければならない。」は"
+    "「購入後30日以内に領収書を出す必要がある。」と言い換える。",
+}
+
+
+def parse_reply(reply: str) -> list[Any]:
+    """The list of items in an LLM reply, tolerating code fences, stray text, a bare item or list, and a reply cut
+    off mid-item (its complete items are kept).
+
+    Raises:
+        LLMOutputError: no JSON object or list with items could be found.
+    """
+    text = re.sub(r"```(?:json)?", "", reply).strip()
+    data: Any = None
+    for candidate in (text, text[text.find("{") : text.rfind("}") + 1], text[text.find("[") : text.rfind("]") + 1]):
+        try:
+            data = json.loads(candidate)
+            break
+        except json.JSONDecodeError:
+            continue
+    if isinstance(data, dict) and isinstance(data.get("items"), list):
+        return list(data["items"])
+    if isinstance(data, dict) and "statement" in data:
+        return [data]
+    if isinstance(data, list):
+        return data
+    if salvaged := _complete_items(text):  # a reply cut off at the token limit: keep the items it finished
+        return salvaged
+    raise LLMOutputError(
+        'The reply is not a JSON object of the form {"items": [...]}'
+        + (f"; got: {reply.strip()[:120]!r}" if reply.strip() else "; it was empty")
+    )
+
+
+def _complete_items(text: str) -> list[dict[str, Any]]:
+    """Every complete ``{"statement": ...}`` object in ``text``, even when the JSON around them is unfinished."""
+    decoder = json.JSONDecoder()
+    items: list[dict[str, Any]] = []
+    for match in re.finditer(r'\{\s*"statement"', text):
+        try:
+            item, _end = decoder.raw_decode(text, match.start())
+        except json.JSONDecodeError:
+            continue
+        if isinstance(item, dict):
+            items.append(item)
+    return items
+
+
+def quiz_messages(passages: Sequence[Focus], need: int, level: str, language: Language) -> list[Message]:
+    """The messages asking for ``need`` TRUE statements, one about each numbered focus passage."""
+    body = "\n".join(f"[{i}] {passage_text(focus)}" for i, focus in enumerate(passages, 1))
+    lang = "Japanese" if language == "ja" else "English"
+    system = (
+        "You write TRUE statements for a true/false quiz, one about each numbered passage: "
+        f"{_LEVEL_TASK[level]}. {_LEVEL_STYLE[level]} Keep every number, date, time, name and negation exactly "
+        "as the passage has it, and add nothing the passage does not say. Each statement is one short declarative "
+        "sentence (never a question): at most 60 characters in Japanese or 25 words in English, in "
+        f'{lang}. Reply with JSON only: {{"items": [{{"passage": 1, "statement": "..."}}]}}.'
+        + (_RESTATE_EXAMPLE[language] if level != "beginner" else "")
+    )
+    user = f"Passages:\n{body}\n\nWrite {need} statements, each about a different passage."
+    return [Message("system", system), Message("user", user)]
+
+
+def passage_text(focus: Focus) -> str:
+    """The focus sentences as the model reads them: cleaned of bullets and line wraps."""
+    return " ".join(clean(sentence) for sentence in focus.sentences)
+
+
+def ask_statements(
+    backend: LLMBackend,
+    focuses: Sequence[Focus],
+    need: int,
+    level: str,
+    language: Language,
+    document: Sequence[Any],
+    settings: Settings,
+    reasons: Counter[str],
+    notify: Progress,
+) -> list[Candidate]:
+    """Ask for ``need`` TRUE statements about the first focus passages; the valid ones, restatements first.
+
+    The batch keeps to the answer context budget (``context_budget_chars``, and for the embedded model its fixed
+    token cap: a CPU reads ~1,000 Japanese characters of passages in ~9 s before it starts writing). At
+    intermediate and advanced level the copies are asked for once more in other words; a copy that stays one is
+    still a valid TRUE candidate, placed last (the quiz prefers to turn it into a FALSE item).
+
+    Raises:
+        LLMUnavailableError: the backend failed on both attempts (down, timed out, broke off).
+    """
+    batch: list[Focus] = []
+    used_chars = used_tokens = 0
+    token_cap = settings.context_token_budget(backend.name)
+    for focus in focuses:
+        tokens = estimate_tokens(focus.text)
+        over_chars = used_chars + len(focus.text) > settings.context_budget_chars
+        over_tokens = token_cap is not None and used_tokens + tokens > token_cap
+        if len(batch) > need or (batch and (over_chars or over_tokens)):
+            break
+        batch.append(focus)
+        used_chars += len(focus.text)
+        used_tokens += tokens
+    messages = quiz_messages(batch, need, level, language)
+    reply, items = _call(backend, messages, need, reasons, notify)
+    candidates = _validated(items, batch, document, reasons)
+    if level == "beginner":
+        return [c for _n, c in candidates]
+    copies = [(n, c) for n, c in candidates if is_verbatim(c.statement, c.evidence)]
+    if not copies:
+        return [c for _n, c in candidates]
+    reasons["copied_passage"] += len(copies)
+    listed = "\n".join(f"[{n}] {c.statement}" for n, c in copies)
+    again = [
+        *messages,
+        Message("assistant", reply),
+        Message(
+            "user",
+            f"These statements copy their passage word for word:\n{listed}\nWrite each again in your own words: "
+            "other words, another word order, no three words in a row from the passage except names, numbers and "
+            "technical terms; keep its meaning, numbers, names and negations. Reply with the JSON object only.",
+        ),
+    ]
+    notify(f"{len(copies)} statements copied their passage; asking for them in other words")
+    try:
+        _reply, items = _call(backend, again, len(copies), reasons, notify)
+    except LLMUnavailableError:
+        items = []
+    restated = [
+        (n, c) for n, c in _validated(items, batch, document, reasons) if not is_verbatim(c.statement, c.evidence)
+    ]
+    reasons["copied_again"] += len(copies) - len(restated)
+    kept = [(n, c) for n, c in candidates if (n, c) not in copies]
+    return [c for _n, c in kept + restated + copies]
+
+
+def _call(
+    backend: LLMBackend, messages: list[Message], need: int, reasons: Counter[str], notify: Progress
+) -> tuple[str, list[Any]]:
+    """One request and at most one retry (a repair request after an unusable reply, the same request after a failed
+    one): the reply and its items (none when the repaired reply is unusable too).
+
+    Raises:
+        LLMUnavailableError: the backend failed on both attempts.
+    """
+    reply = ""
+    max_tokens = REPLY_TOKENS_PER_ITEM * need + 16
+    for attempt in (1, 2):
+        try:
+            reply = backend.chat(messages, schema=SCHEMA, temperature=0.4, max_tokens=max_tokens)
+            return reply, parse_reply(reply)
+        except LLMUnavailableError as err:
+            reasons["llm_failed"] += 1
+            if attempt == 2:
+                raise
+            notify(f"The LLM failed ({err}); trying once more")
+        except LLMOutputError as err:
+            reasons["unparseable_reply"] += 1
+            if attempt == 2:
+                break
+            messages = [
+                *messages,
+                Message("assistant", reply),
+                Message("user", f"That reply could not be used: {err}. Reply again with only the JSON object."),
+            ]
+    return reply, []
+
+
+def _validated(
+    items: Sequence[Any], batch: Sequence[Focus], document: Sequence[Any], reasons: Counter[str]
+) -> list[tuple[int, Candidate]]:
+    """(passage number, candidate) for each item that passes validation; the others counted by reason."""
+    candidates: list[tuple[int, Candidate]] = []
+    for raw in items:
+        result = validate_generated(raw, batch, document)
+        if isinstance(result, str):
+            reasons[result] += 1
+        else:
+            candidates.append((raw.get("passage", 0) if isinstance(raw, dict) else 0, result))
+    return candidates
