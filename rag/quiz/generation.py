@@ -157,10 +157,12 @@ def generate_quiz(
                 continue
             dedup.add(candidate.statement, candidate.chunk, candidate.quote)
             (trues if candidate.answer_bool else falses).append(candidate)
-        _balance(trues, falses, n_false, level, document_texts, rng, reasons)
+        _balance(trues, falses, n_false, max_false, level, document_texts, rng, reasons)
         notify(f"Round {round_no}/{ROUNDS}: {len(trues)} true and {len(falses)} false statements ready")
 
-    split = _split(count, n_false, max_false, len(trues), len(falses))
+    # the copies a level cannot keep as TRUE items take FALSE places, within the largest FALSE share
+    kept = sum(_keeps(c, level) for c in trues)
+    split = _split(count, max(n_false, min(count - kept, max_false, len(falses))), max_false, len(trues), len(falses))
     if split is None:
         made = min(count, len(trues) + len(falses))
         raise QuizShortfallError(
@@ -198,12 +200,13 @@ def _balance(
     trues: list[Candidate],
     falses: list[Candidate],
     n_false: int,
+    max_false: int,
     level: str,
     document: Sequence[str],
     rng: random.Random,
     reasons: Counter[str],
 ) -> None:
-    """Turn TRUE candidates into FALSE ones until ``n_false`` are FALSE (in place).
+    """Turn TRUE candidates into FALSE ones until ``n_false`` are FALSE, and copies up to ``max_false`` (in place).
 
     Each keeps its citation; the cited sentence must contradict the new statement in exactly the changed fact.
     """
@@ -212,9 +215,10 @@ def _balance(
     order.sort(key=lambda i: _keeps(trues[i], level))  # a copy, unfit as a TRUE item at this level, goes first
     turned: list[int] = []
     for index in order:
-        if len(falses) >= n_false:
-            break
         candidate = trues[index]
+        # beyond the share asked for, only copies are made FALSE (up to the largest FALSE share)
+        if len(falses) >= n_false and (len(falses) >= max_false or _keeps(candidate, level)):
+            break
         change = perturb(candidate.statement, document, rng)
         if change is None:
             reasons["not_perturbable"] += 1

@@ -42,6 +42,19 @@ _LEVEL_STYLE = {
     "advanced": "Say it in your own words: other words and another word order. Never copy three or more "
     "words in a row from the passage, except names, numbers and technical terms.",
 }
+_LENGTH = {  # a restatement is shorter than its passage: it cannot be a copy of the whole sentence
+    "beginner": "60 characters in Japanese or 25 words in English",
+    "intermediate": "40 characters in Japanese or 18 words in English",
+    "advanced": "50 characters in Japanese or 22 words in English",
+}
+_REWORD = {
+    "en": "These statements copy their passage word for word:\n{listed}\nWrite each again in English in your own "
+    "words: other words, another word order, no three words in a row from the passage except names, numbers and "
+    "technical terms; keep its meaning, numbers, names and negations. Reply with the JSON object only.",
+    "ja": "次の文は資料の文をそのまま写しています:\n{listed}\n"
+    "それぞれを日本語で、別の言葉と別の語順で短く言い換えてください。"
+    "名前・数値・専門用語・否定はそのまま残し、意味を変えないこと。JSONオブジェクトだけで答えてください。",
+}
 _RESTATE_EXAMPLE = {
     "en": " Example: the passage 'Receipts must be submitted within 30 days of the purchase.' becomes "
     "'A purchase gives you 30 days to hand in its receipts.'",
@@ -57,7 +70,7 @@ def parse_reply(reply: str) -> list[Any]:
     Raises:
         LLMOutputError: no JSON object or list with items could be found.
     """
-    text = re.sub(r"```(?:json)?", "", reply).strip()
+    text = _escape_commands(re.sub(r"```(?:json)?", "", reply).strip())
     data: Any = None
     for candidate in (text, text[text.find("{") : text.rfind("}") + 1], text[text.find("[") : text.rfind("]") + 1]):
         try:
@@ -77,6 +90,12 @@ def parse_reply(reply: str) -> list[Any]:
         'The reply is not a JSON object of the form {"items": [...]}'
         + (f"; got: {reply.strip()[:120]!r}" if reply.strip() else "; it was empty")
     )
+
+
+def _escape_commands(text: str) -> str:
+    """``text`` with TeX-like commands in JSON strings escaped: ``\\let`` is no JSON escape and ``\\newcommand``
+    no newline (a backslash before a letter that starts a word of two or more letters is a command)."""
+    return re.sub(r'(?<!\\)\\(?=[a-zA-Z@]{2,}|[^"\\/bfnrtu])', r"\\\\", text)
 
 
 def _complete_items(text: str) -> list[dict[str, Any]]:
@@ -101,7 +120,7 @@ def quiz_messages(passages: Sequence[Focus], need: int, level: str, language: La
         "You write TRUE statements for a true/false quiz, one about each numbered passage: "
         f"{_LEVEL_TASK[level]}. {_LEVEL_STYLE[level]} Keep every number, date, time, name and negation exactly "
         "as the passage has it, and add nothing the passage does not say. Each statement is one short declarative "
-        "sentence (never a question): at most 60 characters in Japanese or 25 words in English, in "
+        f"sentence (never a question): at most {_LENGTH[level]}, in "
         f'{lang}. Reply with JSON only: {{"items": [{{"passage": 1, "statement": "..."}}]}}.'
         + (_RESTATE_EXAMPLE[language] if level != "beginner" else "")
     )
@@ -157,16 +176,7 @@ def ask_statements(
         return [c for _n, c in candidates]
     reasons["copied_passage"] += len(copies)
     listed = "\n".join(f"[{n}] {c.statement}" for n, c in copies)
-    again = [
-        *messages,
-        Message("assistant", reply),
-        Message(
-            "user",
-            f"These statements copy their passage word for word:\n{listed}\nWrite each again in your own words: "
-            "other words, another word order, no three words in a row from the passage except names, numbers and "
-            "technical terms; keep its meaning, numbers, names and negations. Reply with the JSON object only.",
-        ),
-    ]
+    again = [*messages, Message("assistant", reply), Message("user", _REWORD[language].format(listed=listed))]
     notify(f"{len(copies)} statements copied their passage; asking for them in other words")
     try:
         _reply, items = _call(backend, again, len(copies), reasons, notify)

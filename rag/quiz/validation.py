@@ -27,6 +27,8 @@ from rag.quiz.wellformed import is_well_formed
 from rag.records import Chunk
 
 MAX_STATEMENT_CHARS = 300
+RELATION_MIN_TOKENS = 2
+"""Content tokens a statement must share with each of two focus sentences to state their relation (cite both)."""
 FALSE_MIN_RELEVANCE = 0.3
 DUPLICATE_SIMILARITY = 0.8
 VERBATIM_SHARE = 0.6
@@ -125,6 +127,8 @@ def validate_generated(raw: Any, passages: Sequence[Focus], document: Sequence[C
     except ValidationError as err:
         fields = {str(e["loc"][0]) for e in err.errors() if e["loc"]}
         return "bad_type" if "type" in fields else "answer_not_bool" if "answer_bool" in fields else "malformed_item"
+    if re.search(r"[\x00-\x1f]", item.statement.strip()):  # "\newcommand" read as a JSON newline escape
+        return "malformed_statement"
     statement = " ".join(item.statement.split())
     if not statement:
         return "empty_statement"
@@ -265,7 +269,10 @@ def _evidence_options(quote: str, focus: Focus, document: Sequence[Chunk]) -> li
     ranked = sorted(sentences, key=lambda s: -support(quote, s))
     options: list[tuple[Chunk, tuple[str, ...]]] = [(focus.chunk, (s,)) for s in ranked]
     if len(sentences) == 2:
-        options.append((focus.chunk, (sentences[0], sentences[1])))
+        pair = (focus.chunk, (sentences[0], sentences[1]))
+        # a statement that draws on both sentences states their relation: it cites both
+        uses_both = all(len(content_tokens(quote) & content_tokens(s)) >= RELATION_MIN_TOKENS for s in sentences)
+        options.insert(0, pair) if uses_both else options.append(pair)
     return options
 
 

@@ -303,3 +303,20 @@ def test_when_the_model_keeps_copying_the_copies_become_false_items_first() -> N
     truths = [item for item in quiz.items if item.answer_bool]
     restated = set(PARAPHRASES.values())
     assert truths and all(item.statement in restated for item in truths)
+
+
+@pytest.mark.parametrize(
+    ("statement", "flipped"),
+    [
+        ("独自のライセンスが必要な場合は、新たにライセンスを作成するのが望ましいです。", "望ましくありません。"),
+        ("ツールのコードが含まれていない限り、OSSのライセンスを適用されることはありません。", "ことがあります。"),
+        ("無償でダウンロードできるものがすべてOSSとは限りません。", None),
+    ],
+)
+def test_japanese_endings_flip_to_their_natural_opposite_or_not_at_all(statement: str, flipped: str | None) -> None:
+    change = perturb(statement, [statement], random.Random(0))
+    if flipped is None:
+        assert change is None  # "とは限ります" is no Japanese
+    else:
+        assert change is not None and change.statement.endswith(flipped)
+        assert contradiction(change.statement, statement) is not None
