@@ -47,13 +47,47 @@ _LENGTH = {  # a restatement is shorter than its passage: it cannot be a copy of
     "intermediate": "40 characters in Japanese or 18 words in English",
     "advanced": "50 characters in Japanese or 22 words in English",
 }
+RESTATE_TOKENS = 80
+"""Cap on a restatement's tokens: about 60 Japanese characters or 40 English words."""
+_RESTATE_SYSTEM = {
+    "en": "You restate a document's sentence for a true/false quiz as one TRUE sentence in other words: other "
+    "words and another word order, never three words in a row from the sentence except names, numbers and "
+    "technical terms. Keep its meaning, every number, name and negation; add nothing. For two sentences, state "
+    "how they relate in one sentence. Reply with the one sentence only, in English.",
+    "ja": "資料の文を、正誤問題の正しい文として一文で言い換えます。別の言葉と別の語順を使い、元の言い回しを写さないこと"
+    "（名前・数値・専門用語は除く）。意味・数値・名前・否定は変えず、書かれていないことは足さないこと。二つの文なら、"
+    "その関係を一文で述べること。言い換えた一文だけを日本語で答えます。",
+}
+_SHOTS = {
+    "en": (
+        (
+            "Receipts must be submitted within 30 days of the purchase.",
+            "A purchase gives you 30 days to hand in its receipts.",
+        ),
+        (
+            "If a password is entered wrongly 3 times, the account is locked for 10 minutes.",
+            "Three wrong passwords in a row keep the user out for 10 minutes.",
+        ),
+        (
+            "External storage media may not be used. However, an administrator can approve an exception.",
+            "Only with an administrator's approval is external storage allowed.",
+        ),
+    ),
+    "ja": (
+        ("領収書は購入から30日以内に提出しなければならない。", "購入後30日たつ前に領収書を出す必要がある。"),
+        (
+            "パスワードを3回間違えると、アカウントは10分間ロックされます。",
+            "3回続けてパスワードを誤った利用者は10分間ログインできない。",
+        ),
+        (
+            "外部の記憶媒体は使用できません。ただし、管理者が承認した場合は例外とします。",
+            "外部メディアを使えるのは管理者の許可があるときだけだ。",
+        ),
+    ),
+}
 _REWORD = {
-    "en": "These statements copy their passage word for word:\n{listed}\nWrite each again in English in your own "
-    "words: other words, another word order, no three words in a row from the passage except names, numbers and "
-    "technical terms; keep its meaning, numbers, names and negations. Reply with the JSON object only.",
-    "ja": "次の文は資料の文をそのまま写しています:\n{listed}\n"
-    "それぞれを日本語で、別の言葉と別の語順で短く言い換えてください。"
-    "名前・数値・専門用語・否定はそのまま残し、意味を変えないこと。JSONオブジェクトだけで答えてください。",
+    "en": "That copies the sentence. Say it again in other words and another word order, in English.",
+    "ja": "元の文の写しになっています。別の言葉と別の語順で、日本語で言い換えてください。",
 }
 _RESTATE_EXAMPLE = {
     "en": " Example: the passage 'Receipts must be submitted within 30 days of the purchase.' becomes "
@@ -166,28 +200,83 @@ def ask_statements(
         batch.append(focus)
         used_chars += len(focus.text)
         used_tokens += tokens
-    messages = quiz_messages(batch, need, level, language)
-    reply, items = _call(backend, messages, need, reasons, notify)
-    candidates = _validated(items, batch, document, reasons)
-    if level == "beginner":
-        return [c for _n, c in candidates]
-    copies = [(n, c) for n, c in candidates if is_verbatim(c.statement, c.evidence)]
-    if not copies:
-        return [c for _n, c in candidates]
-    reasons["copied_passage"] += len(copies)
-    listed = "\n".join(f"[{n}] {c.statement}" for n, c in copies)
-    again = [*messages, Message("assistant", reply), Message("user", _REWORD[language].format(listed=listed))]
-    notify(f"{len(copies)} statements copied their passage; asking for them in other words")
-    try:
-        _reply, items = _call(backend, again, len(copies), reasons, notify)
-    except LLMUnavailableError:
-        items = []
-    restated = [
-        (n, c) for n, c in _validated(items, batch, document, reasons) if not is_verbatim(c.statement, c.evidence)
-    ]
-    reasons["copied_again"] += len(copies) - len(restated)
-    kept = [(n, c) for n, c in candidates if (n, c) not in copies]
-    return [c for _n, c in kept + restated + copies]
+    if level != "beginner":
+        return restate_each(backend, batch, need, language, document, reasons, notify)
+    _reply, items = _call(backend, quiz_messages(batch, need, level, language), need, reasons, notify)
+    return [c for _n, c in _validated(items, batch, document, reasons)]
+
+
+def restate_messages(focus: Focus, language: Language) -> list[Message]:
+    """A conversation that shows the model three restatements, then asks for one of ``focus``.
+
+    Every request starts with the same system prompt and examples, so a llama.cpp backend reads them once and
+    keeps them cached; only the passage is new.
+    """
+    messages = [Message("system", _RESTATE_SYSTEM[language])]
+    for passage, restated in _SHOTS[language]:
+        messages += [Message("user", passage), Message("assistant", restated)]
+    return [*messages, Message("user", passage_text(focus))]
+
+
+def restate_each(
+    backend: LLMBackend,
+    focuses: Sequence[Focus],
+    need: int,
+    language: Language,
+    document: Sequence[Any],
+    reasons: Counter[str],
+    notify: Progress,
+) -> list[Candidate]:
+    """Restatements of the focus passages one by one until ``need`` pass, then the copies met on the way.
+
+    A reply is one sentence of text (a few-shot conversation asks for nothing else; JSON framing would cost a CPU
+    model time on every token). It is validated like any model statement. A copy gets one more try in the same
+    conversation, the copy named; a copy that stays one is still a valid TRUE candidate, placed last (the quiz
+    prefers to turn it into a FALSE item). At most ``need + 2`` passages are asked about.
+
+    Raises:
+        LLMUnavailableError: the backend failed twice in a row.
+    """
+    restated: list[Candidate] = []
+    copies: list[Candidate] = []
+    failures = 0
+    for focus in focuses[: need + 2]:
+        if len(restated) >= need:
+            break
+        messages = restate_messages(focus, language)
+        for attempt in (1, 2):
+            try:
+                reply = backend.chat(messages, temperature=0.5 * attempt, max_tokens=RESTATE_TOKENS)
+                failures = 0
+            except LLMUnavailableError as err:
+                reasons["llm_failed"] += 1
+                failures += 1
+                if failures == 2:
+                    raise
+                notify(f"The LLM failed ({err}); trying once more")
+                continue
+            statement = _first_sentence(reply)
+            result = validate_generated({"passage": 1, "statement": statement}, [focus], document)
+            if isinstance(result, str):
+                reasons[result] += 1
+                break
+            if not is_verbatim(result.statement, result.evidence):
+                restated.append(result)
+                break
+            reasons["copied_passage"] += 1
+            if attempt == 2:
+                copies.append(result)
+                break
+            messages = [*messages, Message("assistant", reply), Message("user", _REWORD[language])]
+    if copies:
+        notify(f"{len(copies)} statements copied their passage even when asked again")
+    return restated + copies
+
+
+def _first_sentence(reply: str) -> str:
+    """The reply's first line, without quotation marks or a label the model put around it."""
+    line = next((line for line in reply.strip().splitlines() if line.strip()), "")
+    return re.sub(r"^(?:statement|言い換え|文)\s*[:：]\s*", "", line.strip()).strip("「」『』\"'“” ")
 
 
 def _call(
