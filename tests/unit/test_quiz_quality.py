@@ -69,12 +69,13 @@ PARAPHRASES = dict(  # what a model that restates would write for each focus sen
 
 
 class RestatingLLM(ScriptedLLM):
-    """A chat model that restates each numbered passage it is shown, from a table of restatements (the real
-    models cannot run in unit tests; this one reads the prompt the way they do, behind the same Protocol)."""
+    """A chat model that restates each passage it is shown, from a table of restatements (the real models cannot
+    run in unit tests; this one reads the prompt the way they do, behind the same Protocol)."""
 
-    def __init__(self, restatements: Mapping[str, str]) -> None:
+    def __init__(self, restatements: Mapping[str, str], *, copies_first: bool = False) -> None:
         super().__init__(default="")
         self.restatements = restatements
+        self.copies_first = copies_first  # copy each passage until told that the reply copies it
 
     def chat(
         self,
@@ -89,7 +90,8 @@ class RestatingLLM(ScriptedLLM):
             for message in reversed(messages):
                 known = sorted((s for s in self.restatements if s in message.content), key=len, reverse=True)
                 if message.role == "user" and known:
-                    return self.restatements[known[0]]
+                    told = "copies the sentence" in messages[-1].content
+                    return messages[-1].content if self.copies_first and not told else self.restatements[known[0]]
             return messages[-1].content
         items = []
         for n, passage in re.findall(r"^\[(\d+)\] (.+)$", messages[-1].content, re.MULTILINE):
@@ -288,23 +290,8 @@ def test_a_japanese_line_wrapped_mid_sentence_is_joined_without_a_space() -> Non
     assert "挙げられますが" in clean(sentence)
 
 
-class CopiesFirstLLM(RestatingLLM):
-    """Copies each passage the first time it is asked, and restates it when told that it copied."""
-
-    def chat(
-        self,
-        messages: Sequence[Message],
-        *,
-        schema: dict[str, Any] | None = None,
-        temperature: float = 0.2,
-        max_tokens: int | None = None,
-    ) -> str:
-        reply = super().chat(messages, schema=schema, temperature=temperature, max_tokens=max_tokens)
-        return reply if "copies the sentence" in messages[-1].content else messages[-1].content
-
-
 def test_a_copied_statement_is_asked_for_again_in_other_words() -> None:
-    llm = CopiesFirstLLM(PARAPHRASES)
+    llm = RestatingLLM(PARAPHRASES, copies_first=True)
     quiz = generate_quiz(llm, Catalog({"backups.md": BACKUPS}), "backups.md", count=3, level="intermediate", seed=1)
     again = [call for call in llm.calls if len(call) > 8]
     assert again and all("copies the sentence" in call[-1].content for call in again)
