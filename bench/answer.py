@@ -46,7 +46,7 @@ from rag.errors import LLMOutputError  # noqa: E402
 from rag.faithfulness import says_unknown  # noqa: E402
 from rag.llm.selection import select_backend  # noqa: E402
 from rag.prompts import split_followups  # noqa: E402
-from rag.quiz.generation import parse_reply  # noqa: E402
+from rag.quiz.restatement import parse_reply  # noqa: E402
 from rag.service import RagService  # noqa: E402
 from rag.settings import Settings  # noqa: E402
 

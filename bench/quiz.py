@@ -12,7 +12,9 @@ generator uses, re-run on what the quiz shows (its statement and its citations' 
 
 - ``malformed``: statements with a time, date, era or number that cannot exist (and their cited sentences lack);
 - ``verbatim_true_share_int_adv``: of TRUE statements at intermediate and advanced, the share that copy their
-  cited sentence (contained in it, or 85 % of its characters in order), and the same for beginner;
+  cited sentence (``rag.quiz.validation.is_verbatim``, the generator's own test: 60 % or more of the statement
+  in runs of three words or six Japanese characters found in the citation, in any order), and the same for
+  beginner;
 - ``false_contradicted_share``: of FALSE statements, the share whose cited sentences contradict them in exactly
   one fact (a fact of another value, the opposite polarity or a comparison turned round);
 - ``true_supported_share``: of TRUE statements, the share the claim check finds supported by the citations;

@@ -40,6 +40,7 @@ class ScriptedLLM:
         self._piece_chars = piece_chars
         self.calls: list[list[Message]] = []
         self.schemas: list[dict[str, Any] | None] = []
+        self.max_tokens: list[int | None] = []
 
     @property
     def remaining(self) -> int:
@@ -67,7 +68,9 @@ class ScriptedLLM:
         *,
         schema: dict[str, Any] | None = None,
         temperature: float = 0.2,
+        max_tokens: int | None = None,
     ) -> str:
+        self.max_tokens.append(max_tokens)
         return self._next(messages, schema)
 
     def stream_chat(self, messages: Sequence[Message], *, temperature: float = 0.2) -> Iterator[str]:

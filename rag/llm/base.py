@@ -42,6 +42,8 @@ class LLMBackend(Protocol):
         *,
         schema: dict[str, Any] | None = None,
         temperature: float = 0.2,
+        max_tokens: int | None = None,
     ) -> str:
-        """Return the whole reply; with ``schema`` the backend constrains output to that JSON schema."""
+        """Return the whole reply; with ``schema`` the backend constrains output to that JSON schema, and with
+        ``max_tokens`` it stops after that many tokens (None: the backend's own cap)."""
         ...

@@ -176,6 +176,7 @@ class EmbeddedBackend:
         *,
         schema: dict[str, Any] | None = None,
         temperature: float = 0.2,
+        max_tokens: int | None = None,
     ) -> str:
         """Return the whole reply; with ``schema`` a grammar built from it constrains the output to JSON.
 
@@ -190,7 +191,7 @@ class EmbeddedBackend:
                 reply: Any = llama.create_chat_completion(
                     messages=_wire(messages),
                     temperature=temperature,
-                    max_tokens=self.max_tokens,
+                    max_tokens=min(max_tokens or self.max_tokens, self.max_tokens),
                     response_format=response_format,  # type: ignore[arg-type]
                 )
             except ValueError as err:

@@ -47,6 +47,7 @@ class ExtractiveBackend:
         *,
         schema: dict[str, Any] | None = None,
         temperature: float = 0.2,
+        max_tokens: int | None = None,
     ) -> str:
         """Raise at once: there is nothing to generate with.
 

@@ -140,6 +140,7 @@ class OllamaBackend:
         *,
         schema: dict[str, Any] | None = None,
         temperature: float = 0.2,
+        max_tokens: int | None = None,
     ) -> str:
         """Return the whole reply; with ``schema`` Ollama constrains it to that JSON schema (``format=``).
 
@@ -153,7 +154,7 @@ class OllamaBackend:
                 messages=_wire(messages),
                 stream=False,
                 format=schema,
-                options={"temperature": temperature},
+                options={"temperature": temperature} | ({"num_predict": max_tokens} if max_tokens else {}),
                 keep_alive=self.keep_alive,
             )
         except (ConnectionError, httpx.TransportError, ollama.ResponseError) as err:

@@ -137,6 +137,7 @@ class OpenAICompatibleBackend:
         *,
         schema: dict[str, Any] | None = None,
         temperature: float = 0.2,
+        max_tokens: int | None = None,
     ) -> str:
         """Return the whole reply; with ``schema`` it is constrained by ``response_format`` json_schema.
 
@@ -145,6 +146,8 @@ class OpenAICompatibleBackend:
             LLMOutputError: the reply is not a chat completion.
         """
         body = self._body(messages, temperature, stream=False)
+        if max_tokens:
+            body["max_tokens"] = max_tokens
         if schema is not None:
             body["response_format"] = {
                 "type": "json_schema",

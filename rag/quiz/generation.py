@@ -2,47 +2,41 @@
 
 Levels differ in what the items ask: beginner a definition or a single fact, intermediate a procedure step or a
 condition, advanced an exception, a limit or the relation of two sentences (cited both). Code picks the focus
-sentences a level asks about; the LLM restates each as one TRUE statement (in its own words at intermediate and
-advanced), checked with the claim check answers use. Rounds run until the count is met (the pool is re-sampled
-at most twice). The LLM gets the reply's JSON schema; its reply is parsed robustly (code fences, stray text) and,
-once, repaired by showing the model its error. At least 40 % of the items are FALSE, made by changing one fact of
-a supported statement (``perturbation``) and kept only when the cited sentence contradicts them in exactly that
-fact. With the ``extractive`` backend true statements are the focus sentences themselves; with an LLM, so are
-those of a round in which too few of the model's statements passed validation.
+sentences a level asks about (``focus``); the LLM writes the TRUE statements the quiz needs, in its own words at
+intermediate and advanced (``restatement``), each checked with the claim check answers use. Rounds run until the
+count is met (the pool is re-sampled at most twice). At least 40 % of the items are FALSE, made by changing one
+fact of a supported statement (``perturbation``) and kept only when the cited sentence contradicts them in exactly
+that fact; beyond beginner, statements that copy their sentence (``validation.is_verbatim``) are the first to be
+made FALSE, so the TRUE items are restatements wherever the model wrote them. With the ``extractive`` backend
+true statements are the focus sentences themselves; with an LLM, so are those it fell short of.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import random
-import re
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
 
-from rag.claims import facts_of
-from rag.context_window import estimate_tokens
-from rag.errors import LLMOutputError, LLMUnavailableError, QuizError
-from rag.faithfulness import content_tokens, normalize, split_sentences
-from rag.llm.base import LLMBackend, Message
+from rag.errors import LLMUnavailableError, QuizError
+from rag.llm.base import LLMBackend
 from rag.prompts import Language, detect_language
-from rag.quiz.models import CitationRef, GenerationReply, Quiz, QuizItem
+from rag.quiz.focus import focus_sentences, usable_statement
+from rag.quiz.models import CitationRef, Quiz, QuizItem
 from rag.quiz.perturbation import KIND_LABELS, perturb
 from rag.quiz.pool import ChunkCatalog, ChunkPool
+from rag.quiz.restatement import ask_statements
 from rag.quiz.validation import (
     Candidate,
     Change,
     Deduplicator,
     Focus,
     contradiction,
-    is_fragment,
-    is_question,
+    is_verbatim,
     rejection_summary,
-    validate_generated,
 )
 from rag.records import QUIZ_LEVELS
 from rag.settings import Settings
@@ -53,87 +47,6 @@ MAX_COUNT = 30
 ROUNDS = 3  # the first sample and at most two re-samples
 FALSE_SHARE = 0.4
 MAX_FALSE_SHARE = 0.6
-SCHEMA = GenerationReply.model_json_schema()
-_LEVEL_TASK = {
-    "beginner": "a definition or a single fact it states",
-    "intermediate": "a procedure step or a condition it sets (what must be done, when or if)",
-    "advanced": "an exception or a limit it sets, or how its two sentences relate (one statement using both)",
-}
-_LEVEL_STYLE = {
-    "beginner": "You may keep the passage's wording.",
-    "intermediate": "Say it in your own words: change the wording and the word order; never copy the passage.",
-    "advanced": "Say it in your own words: change the wording and the word order; never copy the passage.",
-}
-# what makes a sentence fit a level's question (lower-case; English cues padded to whole words)
-LEVEL_CUES: dict[str, tuple[str, ...]] = {
-    "beginner": (
-        "とは",
-        "という",
-        "を指す",
-        "を意味",
-        "目的",
-        "定義",
-        " is a ",
-        " are ",
-        " means ",
-        " refers to ",
-        "defined as",
-        "purpose",
-    ),
-    "intermediate": (
-        "場合",
-        "とき",
-        "手順",
-        "まず",
-        "次に",
-        "必要",
-        "しなければ",
-        "ください",
-        "以内",
-        " if ",
-        " when ",
-        " must ",
-        " should ",
-        " before ",
-        " after ",
-        " step",
-        " then ",
-        " required ",
-        " within ",
-    ),
-    "advanced": (
-        "ただし",
-        "除",
-        "例外",
-        "限り",
-        "以上",
-        "以下",
-        "未満",
-        "まで",
-        "最大",
-        "禁止",
-        "できない",
-        "ません",
-        " unless ",
-        " except",
-        " only ",
-        " at least ",
-        " at most ",
-        " no more than ",
-        " up to ",
-        " limit",
-        " not ",
-        " prohibited ",
-        " maximum ",
-        " never ",
-    ),
-}
-_RESTATE_EXAMPLE = {
-    "en": " Example: the passage 'Receipts must be submitted within 30 days of the purchase.' becomes "
-    "'A purchase gives you 30 days to hand in its receipts.'",
-    "ja": " 例：「領収書は購入から30日以内に提出しなければならない。」は"
-    "「購入後30日以内に領収書を出す必要がある。」と言い換える。",
-}
 _EXPLANATIONS: dict[str, dict[str, str]] = {
     "ja": {
         "true": "正しい。文書には「{quoted}」とあります。",
@@ -153,14 +66,6 @@ _EXPLANATIONS: dict[str, dict[str, str]] = {
         "join": "” and “",
     },
 }
-# a second sentence that opens like this continues the first: the pair states a relation
-_RELATION_OPENERS = re.compile(
-    r"^(ただし|しかし|なお|また|このため|そのため|したがって|この場合|その場合|However|Therefore|Thus|In this case|"
-    r"Otherwise|Unless|Except|If so|This|These|It )"
-)
-_SENTENCE_CHARS = {"ja": (15, 120), "en": (40, 240)}
-# bullets, list numbers and all-caps section labels ("OBJECTIVE The purpose ...") are not part of a statement
-_LEADING_NOISE = re.compile(r"^\s*(?:[#>*・•\-]+|\d+[.)．]|[（(]\d+[)）]|(?:[A-Z]{4,}:?\s+)+(?=[A-Z][a-z]))\s*")
 
 
 class QuizShortfallError(QuizError):
@@ -235,10 +140,13 @@ def generate_quiz(
         if backend.name == "extractive" or llm_failure is not None:
             candidates = _extract(focuses, need * 2, language, reasons)
         else:
-            notify(f"Round {round_no}/{ROUNDS}: asking {backend.model or backend.name} for {need} statements")
-            asked = focuses[: need + 1]
+            # the model writes the TRUE statements still missing (and a spare); FALSE ones are made in code
+            want = min(need, max(0, count - n_false - sum(_keeps(c, level) for c in trues)) + 1)
+            notify(f"Round {round_no}/{ROUNDS}: asking {backend.model or backend.name} for {want} statements")
             try:
-                candidates = _ask(backend, asked, need, level, language, document, settings, reasons, notify)
+                candidates = ask_statements(
+                    backend, focuses, want, level, language, document, settings, reasons, notify
+                )
             except LLMUnavailableError as err:
                 llm_failure, candidates = err, []
                 notify(f"The LLM failed twice, so the quiz goes on from the document's own sentences: {err}")
@@ -250,10 +158,12 @@ def generate_quiz(
                 continue
             dedup.add(candidate.statement, candidate.chunk, candidate.quote)
             (trues if candidate.answer_bool else falses).append(candidate)
-        _balance(trues, falses, n_false, document_texts, rng, reasons)
+        _balance(trues, falses, n_false, max_false, level, document_texts, rng, reasons)
         notify(f"Round {round_no}/{ROUNDS}: {len(trues)} true and {len(falses)} false statements ready")
 
-    split = _split(count, n_false, max_false, len(trues), len(falses))
+    # the copies a level cannot keep as TRUE items take FALSE places, within the largest FALSE share
+    kept = sum(_keeps(c, level) for c in trues)
+    split = _split(count, max(n_false, min(count - kept, max_false, len(falses))), max_false, len(trues), len(falses))
     if split is None:
         made = min(count, len(trues) + len(falses))
         raise QuizShortfallError(
@@ -266,6 +176,7 @@ def generate_quiz(
             reasons=dict(reasons),
         )
     t, f = split
+    trues.sort(key=lambda c: not _keeps(c, level))  # restatements before copies
     items = [_item(c, language) for c in trues[:t] + falses[:f]]
     rng.shuffle(items)
     items = [item.model_copy(update={"id": f"q{i}"}) for i, item in enumerate(items, 1)]
@@ -280,118 +191,6 @@ def generate_quiz(
     )
 
 
-def parse_reply(reply: str) -> list[Any]:
-    """The list of items in an LLM reply, tolerating code fences, stray text, a bare item or list, and a reply cut
-    off mid-item (its complete items are kept).
-
-    Raises:
-        LLMOutputError: no JSON object or list with items could be found.
-    """
-    text = re.sub(r"```(?:json)?", "", reply).strip()
-    data: Any = None
-    for candidate in (text, text[text.find("{") : text.rfind("}") + 1], text[text.find("[") : text.rfind("]") + 1]):
-        try:
-            data = json.loads(candidate)
-            break
-        except json.JSONDecodeError:
-            continue
-    if isinstance(data, dict) and isinstance(data.get("items"), list):
-        return list(data["items"])
-    if isinstance(data, dict) and "statement" in data:
-        return [data]
-    if isinstance(data, list):
-        return data
-    if salvaged := _complete_items(text):  # a reply cut off at the token limit: keep the items it finished
-        return salvaged
-    raise LLMOutputError(
-        'The reply is not a JSON object of the form {"items": [...]}'
-        + (f"; got: {reply.strip()[:120]!r}" if reply.strip() else "; it was empty")
-    )
-
-
-def _complete_items(text: str) -> list[dict[str, Any]]:
-    """Every complete ``{"statement": ...}`` object in ``text``, even when the JSON around them is unfinished."""
-    decoder = json.JSONDecoder()
-    items: list[dict[str, Any]] = []
-    for match in re.finditer(r'\{\s*"statement"', text):
-        try:
-            item, _end = decoder.raw_decode(text, match.start())
-        except json.JSONDecodeError:
-            continue
-        if isinstance(item, dict):
-            items.append(item)
-    return items
-
-
-def quiz_messages(passages: Sequence[Focus], need: int, level: str, language: Language) -> list[Message]:
-    """The messages asking for ``need`` TRUE statements, one about each numbered focus passage."""
-    body = "\n".join(f"[{i}] {focus.text.strip()}" for i, focus in enumerate(passages, 1))
-    lang = "Japanese" if language == "ja" else "English"
-    system = (
-        "You write TRUE statements for a true/false quiz, one about each numbered passage: "
-        f"{_LEVEL_TASK[level]}. {_LEVEL_STYLE[level]} Keep every number, date, time, name and negation exactly "
-        "as the passage has it, and add nothing the passage does not say. Each statement is one short declarative "
-        "sentence (never a question): at most 60 characters in Japanese or 25 words in English, in "
-        f'{lang}. Reply with JSON only: {{"items": [{{"passage": 1, "statement": "..."}}]}}.'
-        + (_RESTATE_EXAMPLE[language] if level != "beginner" else "")
-    )
-    user = f"Passages:\n{body}\n\nWrite {need} statements, each about a different passage."
-    return [Message("system", system), Message("user", user)]
-
-
-def focus_sentences(sample: Sequence[Any], level: str, language: Language) -> list[Focus]:
-    """The sentences each sampled chunk offers ``level``'s question, best suited first (one focus a chunk).
-
-    A usable sentence is a whole declarative sentence of a quizzable size. It suits a level by its cues (a
-    definition, a condition, an exception or a limit) and by holding a fact that a FALSE variant can change. At
-    advanced level two neighbouring sentences whose second continues the first (ただし, However, This...) form
-    one focus: the statement relates them and cites both.
-    """
-    scored: list[tuple[float, int, Focus]] = []
-    for order, chunk in enumerate(sample):
-        usable = [(s, statement) for s in split_sentences(chunk.text) if (statement := _usable(s, language))]
-        best: tuple[float, Focus] | None = None
-        for i, (sentence, statement) in enumerate(usable):
-            option = (_suitability(statement, level), Focus(chunk, (sentence,)))
-            if level == "advanced" and i + 1 < len(usable) and _RELATION_OPENERS.match(usable[i + 1][1]):
-                pair = f"{statement} {usable[i + 1][1]}"
-                option = (_suitability(pair, level) + 2.0, Focus(chunk, (sentence, usable[i + 1][0])))
-            if best is None or option[0] > best[0]:
-                best = option
-        if best is None:  # a table or a list: the model may still state one of its facts (never copied as is)
-            best = (-10.0, Focus.whole(chunk))
-        scored.append((best[0], order, best[1]))
-    scored.sort(key=lambda item: (-item[0], item[1]))
-    seen: set[str] = set()
-    focuses: list[Focus] = []
-    for _score, _order, focus in scored:  # chunks overlap: one sentence is one focus
-        if (key := normalize(focus.text)) not in seen:
-            seen.add(key)
-            focuses.append(focus)
-    return focuses
-
-
-def _usable(sentence: str, language: Language) -> str:
-    """The sentence cleaned of bullets and labels when it can be a quiz statement, else ""."""
-    low, high = _SENTENCE_CHARS[language]
-    statement = normalize(_LEADING_NOISE.sub("", sentence))
-    fits = (
-        low <= len(statement) <= high
-        and not is_fragment(statement)
-        and sentence[-1] in ("。" if language == "ja" else ".")
-        and "|" not in statement
-        and not is_question(statement)
-        and len(content_tokens(statement)) >= 4
-    )
-    return statement if fits else ""
-
-
-def _suitability(statement: str, level: str) -> float:
-    padded = f" {statement.lower()} "
-    cues = sum(1 for cue in LEVEL_CUES[level] if cue in padded)
-    return 2.0 * min(cues, 2) + (1.5 if facts_of(statement) else 0.0)
-
-
 def _split(count: int, n_false: int, max_false: int, n_true_have: int, n_false_have: int) -> tuple[int, int] | None:
     """(trues, falses) to use when the count can be met with a valid truth balance, else None."""
     f = max(n_false, count - n_true_have)
@@ -402,21 +201,25 @@ def _balance(
     trues: list[Candidate],
     falses: list[Candidate],
     n_false: int,
+    max_false: int,
+    level: str,
     document: Sequence[str],
     rng: random.Random,
     reasons: Counter[str],
 ) -> None:
-    """Turn TRUE candidates into FALSE ones until ``n_false`` are FALSE (in place).
+    """Turn TRUE candidates into FALSE ones until ``n_false`` are FALSE, and copies up to ``max_false`` (in place).
 
     Each keeps its citation; the cited sentence must contradict the new statement in exactly the changed fact.
     """
     order = list(range(len(trues)))
-    rng.shuffle(order)  # false items come from restated and copied statements alike
+    rng.shuffle(order)
+    order.sort(key=lambda i: _keeps(trues[i], level))  # a copy, unfit as a TRUE item at this level, goes first
     turned: list[int] = []
     for index in order:
-        if len(falses) >= n_false:
-            break
         candidate = trues[index]
+        # beyond the share asked for, only copies are made FALSE (up to the largest FALSE share)
+        if len(falses) >= n_false and (len(falses) >= max_false or _keeps(candidate, level)):
+            break
         change = perturb(candidate.statement, document, rng)
         if change is None:
             reasons["not_perturbable"] += 1
@@ -431,67 +234,9 @@ def _balance(
         trues.pop(index)
 
 
-def _ask(
-    backend: LLMBackend,
-    sample: Sequence[Focus],
-    need: int,
-    level: str,
-    language: Language,
-    document: Sequence[Any],
-    settings: Settings,
-    reasons: Counter[str],
-    notify: Progress,
-) -> list[Candidate]:
-    """One generation call (plus one retry: a repair request after an unusable reply, the same request after a
-    failed one) over a batch of the focus passages; the valid candidates.
-
-    The batch keeps to the answer context budget (``context_budget_chars``, and for the embedded model its fixed
-    token cap: a CPU reads ~1,000 Japanese characters of passages in ~9 s before it starts writing).
-
-    Raises:
-        LLMUnavailableError: the backend failed on both attempts (down, timed out, broke off).
-    """
-    batch: list[Any] = []
-    used_chars = used_tokens = 0
-    token_cap = settings.context_token_budget(backend.name)
-    for focus in sample:
-        tokens = estimate_tokens(focus.text)
-        over_chars = used_chars + len(focus.text) > settings.context_budget_chars
-        over_tokens = token_cap is not None and used_tokens + tokens > token_cap
-        if len(batch) > need or (batch and (over_chars or over_tokens)):
-            break
-        batch.append(focus)
-        used_chars += len(focus.text)
-        used_tokens += tokens
-    messages = quiz_messages(batch, need, level, language)
-    reply, items = "", []
-    for attempt in (1, 2):
-        try:
-            reply = backend.chat(messages, schema=SCHEMA, temperature=0.4)
-            items = parse_reply(reply)
-            break
-        except LLMUnavailableError as err:
-            reasons["llm_failed"] += 1
-            if attempt == 2:
-                raise
-            notify(f"The LLM failed ({err}); trying once more")
-        except LLMOutputError as err:
-            reasons["unparseable_reply"] += 1
-            if attempt == 2:
-                return []
-            messages = [
-                *messages,
-                Message("assistant", reply),
-                Message("user", f"That reply could not be used: {err}. Reply again with only the JSON object."),
-            ]
-    candidates: list[Candidate] = []
-    for raw in items:
-        result = validate_generated(raw, batch, document)
-        if isinstance(result, str):
-            reasons[result] += 1
-        else:
-            candidates.append(result)
-    return candidates
+def _keeps(candidate: Candidate, level: str) -> bool:
+    """Whether a TRUE candidate is fit to stay TRUE at ``level``: beyond beginner it must not copy its citation."""
+    return level == "beginner" or not is_verbatim(candidate.statement, candidate.evidence)
 
 
 def _top_up(
@@ -524,7 +269,7 @@ def _extract(focuses: Sequence[Focus], limit: int, language: Language, reasons: 
     """TRUE candidates that are the focus sentences themselves, cleaned (the first sentence of a pair)."""
     candidates: list[Candidate] = []
     for focus in focuses:
-        statement = _usable(focus.sentences[0], language) if focus.sentences else ""
+        statement = usable_statement(focus.sentences[0], language, focus.chunk.text) if focus.sentences else ""
         if not statement:
             reasons["no_usable_sentence"] += 1
             continue

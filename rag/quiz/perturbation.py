@@ -37,7 +37,15 @@ KIND_LABELS: dict[str, tuple[str, str]] = {  # (English, Japanese) name of what 
     "comparison": ("the comparison", "比較"),
 }
 
+# most specific first; "" marks an ending with no natural opposite ("とは限りません" has no "とは限ります")
 _JA_ENDINGS: tuple[tuple[str, str], ...] = (
+    ("とは限りません", ""),
+    ("とは限らない", ""),
+    ("ことはありません", "ことがあります"),
+    ("ことはない", "ことがある"),
+    ("くありません", "いです"),
+    ("いです", "くありません"),
+    ("くない", "い"),
     ("できません", "できます"),
     ("ではありません", "です"),
     ("ありません", "あります"),
@@ -240,7 +248,7 @@ def _polarity(statement: str, corpus: Sequence[str], rng: random.Random) -> list
     core = statement.rstrip("。．.!！ ")
     for ending, flipped in _JA_ENDINGS:
         if core.endswith(ending):
-            return [("polarity", len(core) - len(ending), ending, flipped)]
+            return [("polarity", len(core) - len(ending), ending, flipped)] if flipped else []
     for pattern, flipped in _EN_FLIPS:
         match = re.search(pattern, statement)
         if match:

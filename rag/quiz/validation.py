@@ -10,7 +10,6 @@ is stated nowhere in the document. ``is_verbatim`` tells a restatement from a co
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -28,15 +27,22 @@ from rag.quiz.wellformed import is_well_formed
 from rag.records import Chunk
 
 MAX_STATEMENT_CHARS = 300
+RELATION_MIN_TOKENS = 2
+"""Content tokens a statement must share with each of two focus sentences to state their relation (cite both)."""
 FALSE_MIN_RELEVANCE = 0.3
 DUPLICATE_SIMILARITY = 0.8
-VERBATIM_SIMILARITY = 0.85
+VERBATIM_SHARE = 0.6
+"""A statement with this share of its words copied in runs from its cited sentence is a copy, not a restatement."""
+COPIED_RUN = 3.0
+"""Weight of a run of words that counts as copied (three English words, six Japanese characters)."""
 _SENTENCE_ENDS = (".", "。", "．", "!", "！", "?", "？")
 
 # a sentence cut where its chunk begins: lower-case English, or Japanese opening on a particle or punctuation
-# (not も, と, で: もし, ところが, では open sentences)
-_FRAGMENT_START = re.compile(r"[a-z,;:)\]、。，）」』をにがはのっ]")
+# (not も, と, で: もし, ところが, では open sentences), or on a verb ending (…し\nて, …さ\nれる)
+_FRAGMENT_START = re.compile(r"[a-z,;:)\]、。，）」』をにがはのってれるらりんずゃゅょぁぃぅぇぉー]")
 _QUESTION_END = re.compile(r"(\?|？|か。?|ですか|ますか|でしょうか)\s*$")
+_CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶー]")
+_TOKEN = re.compile("[a-z0-9]+(?:[.'_:][a-z0-9]+)*|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶー]")
 _QUESTION_START = re.compile(r"^(is|are|does|do|did|can|what|which|who|when|where|why|how)\b", re.IGNORECASE)
 
 
@@ -121,6 +127,8 @@ def validate_generated(raw: Any, passages: Sequence[Focus], document: Sequence[C
     except ValidationError as err:
         fields = {str(e["loc"][0]) for e in err.errors() if e["loc"]}
         return "bad_type" if "type" in fields else "answer_not_bool" if "answer_bool" in fields else "malformed_item"
+    if re.search(r"[\x00-\x1f]", item.statement.strip()):  # "\newcommand" read as a JSON newline escape
+        return "malformed_statement"
     statement = " ".join(item.statement.split())
     if not statement:
         return "empty_statement"
@@ -198,18 +206,53 @@ def comparison_swaps(statement: str, evidence: str) -> list[tuple[str, str]]:
     return swaps
 
 
+def copied_share(statement: str, evidence: str) -> float:
+    """Share of ``statement`` that is copied from ``evidence``: in runs of its words found there word for word.
+
+    Text is compared as tokens: a Latin word (or number) is one token of weight 1, a CJK character one of weight
+    1/2 (two characters make a Japanese word about as often as not). A run of consecutive statement tokens that
+    also stands, in that order, anywhere in the evidence is copied when its weight reaches ``COPIED_RUN`` (three
+    English words, six Japanese characters); reordering copied clauses therefore still counts as copying.
+
+    Args:
+        statement: a quiz statement.
+        evidence: the sentence(s) it cites.
+
+    Returns:
+        The copied share of the statement's token weight, 0.0 to 1.0 (0.0 for a statement without tokens).
+    """
+    tokens, cited = _tokens(statement), _tokens(evidence)
+    if not tokens:
+        return 0.0
+    haystack = "\x1f" + "\x1f".join(cited) + "\x1f"
+    copied = [False] * len(tokens)
+    for start in range(len(tokens)):
+        end = start
+        while end < len(tokens) and "\x1f" + "\x1f".join(tokens[start : end + 1]) + "\x1f" in haystack:
+            end += 1
+        if sum(_weight(t) for t in tokens[start:end]) >= COPIED_RUN:
+            copied[start:end] = [True] * (end - start)
+    total = sum(_weight(t) for t in tokens)
+    return sum(_weight(t) for t, hit in zip(tokens, copied, strict=True) if hit) / total
+
+
 def is_verbatim(statement: str, evidence: str) -> bool:
     """Whether ``statement`` copies its cited sentence(s) rather than restating them.
 
-    A copy is a statement contained in the evidence, or one whose characters match the evidence's closest span
-    with ``VERBATIM_SIMILARITY`` or more (a changed ending or a dropped clause is still a copy).
+    The one definition of a copy, used by the generator and by ``bench/quiz.py``: ``VERBATIM_SHARE`` or more of
+    the statement stands word for word in the evidence (:func:`copied_share`). An excerpt, a sentence with a
+    changed ending or a dropped clause, and clauses put in another order are copies; a restatement in other words
+    that keeps the names and numbers is not.
     """
-    plain, cited = _plain(statement), _plain(evidence)
-    if not plain or plain in cited:
-        return bool(plain)
-    matcher = difflib.SequenceMatcher(None, plain, cited, autojunk=False)
-    matched = sum(block.size for block in matcher.get_matching_blocks())
-    return matched / len(plain) >= VERBATIM_SIMILARITY and matched / max(len(cited), 1) >= VERBATIM_SIMILARITY / 2
+    return copied_share(statement, evidence) >= VERBATIM_SHARE
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(normalize(text).lower())
+
+
+def _weight(token: str) -> float:
+    return 0.5 if len(token) == 1 and _CJK_CHAR.match(token) else 1.0
 
 
 def _evidence_options(quote: str, focus: Focus, document: Sequence[Chunk]) -> list[tuple[Chunk, tuple[str, ...]]]:
@@ -226,7 +269,10 @@ def _evidence_options(quote: str, focus: Focus, document: Sequence[Chunk]) -> li
     ranked = sorted(sentences, key=lambda s: -support(quote, s))
     options: list[tuple[Chunk, tuple[str, ...]]] = [(focus.chunk, (s,)) for s in ranked]
     if len(sentences) == 2:
-        options.append((focus.chunk, (sentences[0], sentences[1])))
+        pair = (focus.chunk, (sentences[0], sentences[1]))
+        # a statement that draws on both sentences states their relation: it cites both
+        uses_both = all(len(content_tokens(quote) & content_tokens(s)) >= RELATION_MIN_TOKENS for s in sentences)
+        options.insert(0, pair) if uses_both else options.append(pair)
     return options
 
 

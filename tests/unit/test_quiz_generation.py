@@ -12,10 +12,11 @@ import pytest
 
 from rag.errors import LLMUnavailableError
 from rag.faithfulness import normalize
-from rag.quiz.generation import SCHEMA, QuizShortfallError, generate_quiz, parse_reply
+from rag.quiz.generation import QuizShortfallError, generate_quiz
 from rag.quiz.models import Quiz
 from rag.quiz.perturbation import perturb
 from rag.quiz.pool import ChunkPool
+from rag.quiz.restatement import SCHEMA, parse_reply
 from rag.quiz.validation import Focus, is_question, validate_generated
 from rag.records import Chunk
 from tests.scripted_llm import ScriptedLLM

@@ -12,13 +12,16 @@ from typing import Any
 import pytest
 
 from rag.claims import facts_of
+from rag.faithfulness import split_sentences
 from rag.llm.base import Message
-from rag.quiz.generation import focus_sentences, generate_quiz
+from rag.quiz.focus import body_of, clean, focus_sentences, usable_statement
+from rag.quiz.generation import generate_quiz
 from rag.quiz.perturbation import perturb
-from rag.quiz.validation import contradiction, is_verbatim
+from rag.quiz.validation import contradiction, copied_share, is_verbatim
 from rag.quiz.wellformed import malformed_parts
 from rag.records import Chunk
 from tests.scripted_llm import ScriptedLLM
+from tests.unit.test_claims import chunk_with, needs_realdocs
 from tests.unit.test_quiz_generation import Catalog
 
 BACKUPS = [
@@ -66,17 +69,30 @@ PARAPHRASES = dict(  # what a model that restates would write for each focus sen
 
 
 class RestatingLLM(ScriptedLLM):
-    """A chat model that restates each numbered passage it is shown, from a table of restatements (the real
-    models cannot run in unit tests; this one reads the prompt the way they do, behind the same Protocol)."""
+    """A chat model that restates each passage it is shown, from a table of restatements (the real models cannot
+    run in unit tests; this one reads the prompt the way they do, behind the same Protocol)."""
 
-    def __init__(self, restatements: Mapping[str, str]) -> None:
+    def __init__(self, restatements: Mapping[str, str], *, copies_first: bool = False) -> None:
         super().__init__(default="")
         self.restatements = restatements
+        self.copies_first = copies_first  # copy each passage until told that the reply copies it
 
     def chat(
-        self, messages: Sequence[Message], *, schema: dict[str, Any] | None = None, temperature: float = 0.2
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: dict[str, Any] | None = None,
+        temperature: float = 0.2,
+        max_tokens: int | None = None,
     ) -> str:
-        super().chat(messages, schema=schema, temperature=temperature)
+        super().chat(messages, schema=schema, temperature=temperature, max_tokens=max_tokens)
+        if schema is None:  # one passage in a conversation: the restatement as text (the passage when unknown)
+            for message in reversed(messages):
+                known = sorted((s for s in self.restatements if s in message.content), key=len, reverse=True)
+                if message.role == "user" and known:
+                    told = "copies the sentence" in messages[-1].content
+                    return messages[-1].content if self.copies_first and not told else self.restatements[known[0]]
+            return messages[-1].content
         items = []
         for n, passage in re.findall(r"^\[(\d+)\] (.+)$", messages[-1].content, re.MULTILINE):
             known = sorted((s for s in self.restatements if s in passage), key=len, reverse=True)
@@ -157,7 +173,7 @@ def test_intermediate_true_statements_are_restatements_checked_like_answers() ->
     catalog = Catalog({"backups.md": BACKUPS})
     llm = RestatingLLM(PARAPHRASES)
     quiz = generate_quiz(llm, catalog, "backups.md", count=5, level="intermediate", seed=3)
-    assert "own words" in llm.calls[0][0].content
+    assert "other words" in llm.calls[0][0].content
     truths = [item for item in quiz.items if item.answer_bool]
     assert truths and all(item.statement in PARAPHRASES.values() for item in truths)
     for item in quiz.items:
@@ -210,3 +226,107 @@ def test_beginner_and_advanced_pick_different_sentences() -> None:
     beginner = [f.sentences for f in focus_sentences(chunks, "beginner", "en")[:2]]
     advanced = [f.sentences for f in focus_sentences(chunks, "advanced", "en")[:2]]
     assert beginner != advanced
+
+
+def test_a_copy_is_a_copy_in_any_order_and_a_restatement_is_not() -> None:
+    sentence = "If a restore fails, the operator must open a ticket within 2 hours."
+    assert is_verbatim(sentence, sentence)
+    assert is_verbatim("The operator must open a ticket within 2 hours if a restore fails.", sentence)  # reordered
+    assert is_verbatim("The operator must open a ticket within 2 hours.", sentence)  # an excerpt
+    assert not is_verbatim("The operator has 2 hours to open a ticket when a restore fails.", sentence)
+    ja = "領収書は購入から30日以内に提出しなければならない。"
+    assert is_verbatim("領収書は購入から30日以内に提出する必要がある。", ja)  # only the ending changed
+    assert not is_verbatim("購入後30日以内に領収書を出す必要がある。", ja)
+    assert copied_share("Backups rotate weekly.", sentence) == 0.0
+
+
+@needs_realdocs
+def test_real_faq_copies_and_restatements_are_told_apart() -> None:
+    chunk = chunk_with(
+        "ja_oss_license_misunderstandings_faq.pdf", "無償でダウンロードできるものがすべてOSSとは限りません"
+    )
+    sentence = next(s for s in split_sentences(chunk.text) if s.startswith("無償でダウンロード"))
+    assert is_verbatim("無償でダウンロードできるものがすべてOSSとは限りません。", sentence)
+    assert is_verbatim("すべてOSSとは限りません。無償でダウンロードできるものが。", sentence)
+    restated = "タダで入手できるソフトウェアでも、OSSでないことがあります。"
+    assert not is_verbatim(restated, sentence)
+
+
+WRAPPED = (  # the FAQ's sentence as a writer that puts each printed line in a paragraph of its own exports it
+    "保管期間の例としては、GNU General Public License version 3 の「最低3 年間」が挙げら\n\n"
+    "れますが、注釈にある通り、顧客との契約がそれ以上の期間の保管を求めている"
+    "場合などはそれに従う必要があります。"
+)
+
+
+@needs_realdocs
+def test_a_heading_line_is_cut_off_the_sentence_it_introduces() -> None:
+    chunk = chunk_with("ja_openchain_spec_kaisetsu.pdf", "2.1アクセス", "外部からのOSS ライセンスコンプライアンス")
+    glued = next(s for s in split_sentences(chunk.text) if s.startswith("2.1アクセス"))
+    body = body_of(glued, chunk.text)
+    assert body.startswith("外部からのOSS") and body in chunk.text and usable_statement(body, "ja", chunk.text)
+    wrapped = next(s for s in split_sentences(WRAPPED) if "挙げら\n\nれますが" in s)
+    assert body_of(wrapped, WRAPPED) == wrapped  # a line wrapped mid-sentence is no heading
+
+
+@needs_realdocs
+def test_contents_entries_capital_headings_and_cut_sentences_are_not_focus_sentences() -> None:
+    bill = chunk_with("en_us_bill_hr815_2024.pdf", "Ten-year statute of limitations for violations of sanctions.")
+    entry = next(s for s in split_sentences(bill.text) if s.startswith("Ten-year statute of limitations"))
+    assert usable_statement(entry, "en", bill.text) == ""
+    assert usable_statement("EXCEPTION RELATING TO IMPORTATION OF GOODS AND SERVICES.", "en") == ""
+    cut = "Such information may be submitted under title V of the National Security Act of 1947 (50 U.S.C."
+    assert usable_statement(cut, "en") == ""
+    labelled = "(1) IN GENERAL.—The President shall, not later than 120 days after the date, promulgate regulations."
+    assert usable_statement(labelled, "en").startswith("The President shall")
+
+
+def test_markup_and_control_characters_keep_a_sentence_out_of_a_quiz() -> None:
+    assert usable_statement("\\kanjiskip\u200cは和文文字の間に入るグルーの量を指定する。", "ja") == ""
+    assert usable_statement("The page break\x0c is inserted before every new chapter here.", "en") == ""
+    assert usable_statement("The area of the circle is $\\pi r^2$ for every radius given.", "en") == ""
+    assert usable_statement("Use \\textbf{bold} for the names of all the commands here.", "en") == ""
+    assert usable_statement("The command \\UseName turns a string into a csname and executes it.", "en")
+
+
+@needs_realdocs
+def test_a_japanese_line_wrapped_mid_sentence_is_joined_without_a_space() -> None:
+    sentence = next(s for s in split_sentences(WRAPPED) if "挙げら\n\nれますが" in s)
+    assert "挙げられますが" in clean(sentence)
+
+
+def test_a_copied_statement_is_asked_for_again_in_other_words() -> None:
+    llm = RestatingLLM(PARAPHRASES, copies_first=True)
+    quiz = generate_quiz(llm, Catalog({"backups.md": BACKUPS}), "backups.md", count=3, level="intermediate", seed=1)
+    again = [call for call in llm.calls if len(call) > 8]
+    assert again and all("copies the sentence" in call[-1].content for call in again)
+    assert again[0][-2].content in again[0][-3].content  # the copy is shown back to the model
+    truths = [item for item in quiz.items if item.answer_bool]
+    assert truths and all(item.statement in PARAPHRASES.values() for item in truths)
+    assert all(isinstance(n, int) and 0 < n <= 100 for n in llm.max_tokens)  # short replies are asked for
+
+
+def test_when_the_model_keeps_copying_the_copies_become_false_items_first() -> None:
+    catalog = Catalog({"backups.md": BACKUPS})
+    restating = {s: (p if i % 2 else s) for i, (s, p) in enumerate(PARAPHRASES.items())}  # every other one copies
+    quiz = generate_quiz(RestatingLLM(restating), catalog, "backups.md", count=4, level="intermediate", seed=5)
+    truths = [item for item in quiz.items if item.answer_bool]
+    restated = set(PARAPHRASES.values())
+    assert truths and all(item.statement in restated for item in truths)
+
+
+@pytest.mark.parametrize(
+    ("statement", "flipped"),
+    [
+        ("独自のライセンスが必要な場合は、新たにライセンスを作成するのが望ましいです。", "望ましくありません。"),
+        ("ツールのコードが含まれていない限り、OSSのライセンスを適用されることはありません。", "ことがあります。"),
+        ("無償でダウンロードできるものがすべてOSSとは限りません。", None),
+    ],
+)
+def test_japanese_endings_flip_to_their_natural_opposite_or_not_at_all(statement: str, flipped: str | None) -> None:
+    change = perturb(statement, [statement], random.Random(0))
+    if flipped is None:
+        assert change is None  # "とは限ります" is no Japanese
+    else:
+        assert change is not None and change.statement.endswith(flipped)
+        assert contradiction(change.statement, statement) is not None
