@@ -126,7 +126,9 @@ def evaluate_answers(
         per_query.append(record)
         if progress:
             verdict = "ok" if record["correct"] else "WRONG"
-            progress(f"[{i}/{len(questions)}] {verdict} {record['seconds']:.1f}s {question.id}")
+            how = "replaced by evidence" if record["replaced_by_evidence"] else "no basis" if record["no_basis"] else ""
+            said = " ".join(str(record["answer"]).split())[:100]
+            progress(f"[{i}/{len(questions)}] {verdict} {record['seconds']:.1f}s {question.id} {how}: {said}")
     return {"summary": _summary(per_query), "per_query": per_query}
 
 
