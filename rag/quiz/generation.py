@@ -24,12 +24,12 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from rag.claims import facts_of
-from rag.context_window import estimate_tokens
+from rag.answers.claims import facts_of
+from rag.answers.context_window import estimate_tokens
+from rag.answers.faithfulness import content_tokens, normalize, split_sentences
+from rag.answers.prompts import Language, detect_language
 from rag.errors import LLMOutputError, LLMUnavailableError, QuizError
-from rag.faithfulness import content_tokens, normalize, split_sentences
 from rag.llm.base import LLMBackend, Message
-from rag.prompts import Language, detect_language
 from rag.quiz.models import CitationRef, GenerationReply, Quiz, QuizItem
 from rag.quiz.perturbation import KIND_LABELS, perturb
 from rag.quiz.pool import ChunkCatalog, ChunkPool

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-import rag.index
-import rag.parsing
+import rag.index.writer
+import rag.ingest.parsing
 from rag.cli import main as cli_main
 from rag.records import IndexProgress
 from rag.service import RagService
@@ -38,14 +38,14 @@ def docs(tmp_path: Path) -> Path:
 @pytest.fixture
 def broken_docx_reader(monkeypatch: pytest.MonkeyPatch) -> None:
     """A reader that fails the way lxml does on a DOCX with one huge text run ("Text node too long")."""
-    real = rag.parsing.parse_file
+    real = rag.ingest.parsing.parse_file
 
     def parse(path: Path, settings):  # type: ignore[no-untyped-def]
         if path.suffix == ".docx":
             raise ValueError("xmlSAX2Characters: huge text node: Text node too long, try XML_PARSE_HUGE")
         return real(path, settings)
 
-    monkeypatch.setattr(rag.parsing, "parse_file", parse)
+    monkeypatch.setattr(rag.ingest.parsing, "parse_file", parse)
 
 
 def test_a_file_whose_reader_fails_unexpectedly_gets_a_failed_outcome_and_the_batch_goes_on(
@@ -53,7 +53,7 @@ def test_a_file_whose_reader_fails_unexpectedly_gets_a_failed_outcome_and_the_ba
 ) -> None:
     service = RagService(settings, embedder=minilm_embedder)
 
-    with caplog.at_level(logging.ERROR, logger="rag.index"):
+    with caplog.at_level(logging.ERROR, logger="rag.index.writer"):
         report = service.index_paths([docs])
 
     outcomes = {f.source: f for f in report.files}
@@ -143,7 +143,7 @@ def test_a_deletion_is_refused_without_yes_and_recorded_with_how_it_was_confirme
 def test_a_big_file_reports_progress_while_it_is_embedded(
     settings, minilm_embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(rag.index, "EMBED_PROGRESS_CHUNKS", 8)  # a big file, in miniature
+    monkeypatch.setattr(rag.index.writer, "EMBED_PROGRESS_CHUNKS", 8)  # a big file, in miniature
     big = tmp_path / "big.md"
     big.write_text("\n\n".join(f"## Part {i}\n" + f"Device {i} reports code {i * 7} after {i} retries. " * 12
                                for i in range(40)), encoding="utf-8")  # fmt: skip

@@ -12,10 +12,10 @@ import pytest
 from docmaker import JA_PARAGRAPHS, Slide, make_docx, make_pdf, make_pptx, make_xlsx
 
 from rag.errors import DocumentReadError
-from rag.parsing import SUPPORTED_EXTENSIONS, parse_file
+from rag.ingest.parsing import SUPPORTED_EXTENSIONS, parse_file
+from rag.ingest.text_cleanup import find_margin_lines
 from rag.service import RagService
 from rag.settings import Settings
-from rag.text_cleanup import find_margin_lines
 
 SETTINGS = Settings()
 

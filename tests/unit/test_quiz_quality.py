@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rag.claims import facts_of
+from rag.answers.claims import facts_of
 from rag.llm.base import Message
 from rag.quiz.generation import focus_sentences, generate_quiz
 from rag.quiz.perturbation import perturb
