@@ -41,11 +41,11 @@ if str(ROOT) not in sys.path:
 
 from golden_sets import DATA, SETS  # noqa: E402
 
-from rag.citations import drop_invalid_markers  # noqa: E402
+from rag.answers.citations import drop_invalid_markers  # noqa: E402
+from rag.answers.faithfulness import says_unknown  # noqa: E402
+from rag.answers.prompts import split_followups  # noqa: E402
 from rag.errors import LLMOutputError  # noqa: E402
-from rag.faithfulness import says_unknown  # noqa: E402
 from rag.llm.selection import select_backend  # noqa: E402
-from rag.prompts import split_followups  # noqa: E402
 from rag.quiz.restatement import parse_reply  # noqa: E402
 from rag.service import RagService  # noqa: E402
 from rag.settings import Settings  # noqa: E402

@@ -7,7 +7,7 @@ Run from the repository root (models provisioned by ``scripts/start.sh`` or ``sc
     .venv/bin/python bench/answers_realdocs.py --backend extractive
 
 The documents are indexed once into ``storage/bench/realdocs`` (kept: later runs embed nothing). Each run answers
-every question of ``golden/realdocs_qa.jsonl`` through ``rag.answer_evaluation`` (the QA page's draft: evidence,
+every question of ``golden/realdocs_qa.jsonl`` through ``rag.evaluation.answers`` (the QA page's draft: evidence,
 stream, claim checks) and prints one row per setting: accuracy, no-answer refusals, the share of answer sentences
 supported, answers shown as verified with a fact or polarity not in the cited sentence (must be 0), answers
 replaced by the evidence, and time to evidence, to the first answer token and to the whole answer (p50).

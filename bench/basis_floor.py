@@ -22,7 +22,7 @@ if str(ROOT) not in sys.path:
 import numpy as np  # noqa: E402
 from golden_sets import DATA, SETS  # noqa: E402
 
-from rag.evaluation import corpus_service, read_qrels  # noqa: E402
+from rag.evaluation.retrieval import corpus_service, read_qrels  # noqa: E402
 from rag.service import RagService  # noqa: E402
 
 QUESTIONS = 600
@@ -30,7 +30,9 @@ QUESTIONS = 600
 
 def corpus_matrix(service: RagService, name: str) -> tuple[np.ndarray, np.ndarray]:
     """Every chunk embedding of a set's evaluation index, with the document id of each row."""
-    index = corpus_service(service, DATA / name / "corpus.jsonl").index
+    index = corpus_service(
+        service.settings, DATA / name / "corpus.jsonl", lambda s: RagService(s, embedder=service.embedder)
+    ).index
     ids, _ = index.manifest.all_tokens()
     vectors = index.vectors.embeddings_of(list(ids))
     chunks = index.manifest.chunks_by_id(list(ids))

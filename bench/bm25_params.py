@@ -2,7 +2,8 @@
 
 Reads the evaluation indexes that ``python -m rag evaluate`` builds (same ``RAG_STORAGE_DIR``; built here when
 missing), rebuilds only the BM25 index from the manifest's stored tokens for each (k1, b), and ranks documents at
-their best chunk, as ``rag.evaluation`` does. ``rag.settings``' ``bm25_k1``/``bm25_b`` take the best mean. Run::
+their best chunk, as ``rag.evaluation.retrieval`` does. ``rag.settings``' ``bm25_k1``/``bm25_b`` take the best
+mean. Run::
 
     .venv/bin/python bench/bm25_params.py
 """
@@ -20,9 +21,9 @@ if str(ROOT) not in sys.path:
 
 from golden_sets import DATA, SETS  # noqa: E402
 
-from rag.evaluation import corpus_service, read_qrels  # noqa: E402
-from rag.keyword_index import KeywordIndex  # noqa: E402
-from rag.metrics import evaluate_run  # noqa: E402
+from rag.evaluation.metrics import evaluate_run  # noqa: E402
+from rag.evaluation.retrieval import corpus_service, read_qrels  # noqa: E402
+from rag.index.keyword_index import KeywordIndex  # noqa: E402
 from rag.service import RagService  # noqa: E402
 
 
@@ -30,7 +31,9 @@ def keyword_ndcg(service: RagService, folder: Path, split: str, grid: list[tuple
     """nDCG@10 of BM25 alone for each (k1, b) of ``grid``."""
     qrels = read_qrels(folder / "qrels" / f"{split}.tsv")
     queries = [json.loads(line) for line in (folder / "queries.jsonl").read_text(encoding="utf-8").splitlines()]
-    index = corpus_service(service, folder / "corpus.jsonl").index
+    index = corpus_service(
+        service.settings, folder / "corpus.jsonl", lambda s: RagService(s, embedder=service.embedder)
+    ).index
     query_tokens = {q["_id"]: index.tokenizer.tokenize(q["text"]) for q in queries if q["_id"] in qrels}
     ids, tokens = index.manifest.all_tokens()
     to_doc = {cid: str(chunk.extra.get("_id")) for cid, chunk in index.manifest.chunks_by_id(list(ids)).items()}

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rag.e5_rebuild import reference_engine
-from rag.embedding import MINILM_OFFLINE, load_embedder
+from rag.models.e5_rebuild import reference_engine
+from rag.models.embedding import MINILM_OFFLINE, load_embedder
 from rag.settings import DEFAULT_EMBEDDING_MODEL, Settings
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"

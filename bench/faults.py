@@ -22,10 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rag.embedding import MINILM_OFFLINE  # noqa: E402
 from rag.errors import LLMError  # noqa: E402
 from rag.llm.base import Message  # noqa: E402
 from rag.llm.ollama_backend import OllamaBackend  # noqa: E402
+from rag.models.embedding import MINILM_OFFLINE  # noqa: E402
 from rag.service import RagService  # noqa: E402
 from rag.settings import Settings  # noqa: E402
 from tests.crash_driver import IndexRunner, cli_env, edit, make_docs, store_ids  # noqa: E402

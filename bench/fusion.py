@@ -8,11 +8,11 @@ then every variant is scored on the same lists, so the table compares fusions an
 - convex combination of normalized scores (cosine min-max, BM25 divided by the query's top BM25 score), a
   chunk missing from one list taking that list's floor;
 - the same with every candidate scored by both retrievers ("filled": the cosine of a BM25-only chunk from its
-  stored embedding, the BM25 score of a dense-only chunk), which is what ``rag.retrieval`` does by default;
-- RRF with the engine's identifier-aware weight (``rag.fusion.adaptive_weight``).
+  stored embedding, the BM25 score of a dense-only chunk), which is what ``rag.retrieval.hybrid`` does by default;
+- RRF with the engine's identifier-aware weight (``rag.retrieval.fusion.adaptive_weight``).
 
-Documents rank at their best chunk, as in ``rag.evaluation``. The BM25 parameters are the settings' (``RAG_BM25_K1``,
-``RAG_BM25_B``; see ``bench/bm25_params.py``). Run::
+Documents rank at their best chunk, as in ``rag.evaluation.retrieval``. The BM25 parameters are the settings'
+(``RAG_BM25_K1``, ``RAG_BM25_B``; see ``bench/bm25_params.py``). Run::
 
     .venv/bin/python bench/fusion.py                 # SciFact train (809 queries) + JSQuAD (4,420 queries)
     .venv/bin/python bench/fusion.py --limit 300
@@ -32,9 +32,9 @@ if str(ROOT) not in sys.path:
 
 from golden_sets import DATA, SETS  # noqa: E402
 
-from rag.evaluation import corpus_service, read_qrels  # noqa: E402
-from rag.fusion import adaptive_weight, fuse_convex, fuse_rrf  # noqa: E402
-from rag.metrics import evaluate_run  # noqa: E402
+from rag.evaluation.metrics import evaluate_run  # noqa: E402
+from rag.evaluation.retrieval import corpus_service, read_qrels  # noqa: E402
+from rag.retrieval.fusion import adaptive_weight, fuse_convex, fuse_rrf  # noqa: E402
 from rag.service import RagService  # noqa: E402
 
 Ranked = list[tuple[str, float]]
@@ -48,7 +48,9 @@ def candidates(service: RagService, folder: Path, split: str, depth: int, limit:
     qrels = read_qrels(folder / "qrels" / f"{split}.tsv")
     queries = [json.loads(line) for line in (folder / "queries.jsonl").read_text(encoding="utf-8").splitlines()]
     queries = [q for q in queries if q["_id"] in qrels][:limit]
-    evaluation = corpus_service(service, folder / "corpus.jsonl")
+    evaluation = corpus_service(
+        service.settings, folder / "corpus.jsonl", lambda s: RagService(s, embedder=service.embedder)
+    )
     index = evaluation.index
     keyword = index.keyword_index()
     vectors = evaluation.embedder.embed_queries([q["text"] for q in queries])

@@ -21,9 +21,9 @@ sys.path.insert(0, str(ROOT))
 
 import pymupdf  # noqa: E402
 
-from rag.chunking import chunk_document  # noqa: E402
-from rag.embedding import load_embedder  # noqa: E402
-from rag.parsing import parse_file  # noqa: E402
+from rag.ingest.chunking import chunk_document  # noqa: E402
+from rag.ingest.parsing import parse_file  # noqa: E402
+from rag.models.embedding import load_embedder  # noqa: E402
 from rag.service import RagService  # noqa: E402
 from rag.settings import Settings  # noqa: E402
 

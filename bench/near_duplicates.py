@@ -18,7 +18,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rag.near_duplicates import EXACT_LIMIT, drop_near_duplicates  # noqa: E402
+from rag.index.near_duplicates import EXACT_LIMIT, drop_near_duplicates  # noqa: E402
 from rag.records import Chunk  # noqa: E402
 
 THRESHOLD = 0.95

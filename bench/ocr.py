@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 import pymupdf  # noqa: E402
 
-from rag.parsing.ocr import ocr_page  # noqa: E402
+from rag.ingest.parsing.ocr import ocr_page  # noqa: E402
 
 REALDOCS = ROOT.parent / "shared" / "realdocs"
 BROCHURE = REALDOCS / "docs" / "en_scan_linn_sequencer_brochure.pdf"

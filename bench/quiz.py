@@ -37,11 +37,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from rag.chunking import chunk_document  # noqa: E402
-from rag.doc_metadata import classify_doc_type  # noqa: E402
-from rag.faithfulness import similarity  # noqa: E402
+from rag.answers.faithfulness import similarity  # noqa: E402
+from rag.ingest.chunking import chunk_document  # noqa: E402
+from rag.ingest.metadata import classify_doc_type  # noqa: E402
+from rag.ingest.parsing import parse_file  # noqa: E402
 from rag.llm.selection import build_backend, select_backend  # noqa: E402
-from rag.parsing import parse_file  # noqa: E402
 from rag.quiz import QuizShortfallError, generate_quiz  # noqa: E402
 from rag.quiz.models import Quiz  # noqa: E402
 from rag.quiz.validation import DUPLICATE_SIMILARITY, contradiction, is_verbatim, supports  # noqa: E402

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from rag.manifest import ChunkRow, SourceRow  # noqa: E402
+from rag.index.manifest import ChunkRow, SourceRow  # noqa: E402
 from rag.records import SearchFilters  # noqa: E402
 from rag.service import RagService  # noqa: E402
 from rag.settings import Settings  # noqa: E402

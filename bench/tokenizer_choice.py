@@ -8,7 +8,7 @@ Run from the repository root::
 The table gives BM25 (bm25s, k1=1.5, b=0.75, no embeddings) nDCG@10, recall@10 and MRR@10 of each Japanese
 tokenizer on JSQuAD (4,420 questions over 1,159 paragraphs) and of English variants on SciFact's train split, with
 tokenization speed in characters per CPU-second (one thread, corpus and queries together, best of three).
-``rag.tokenization``'s ``AUTO_TOKENIZER`` is the best nDCG@10 on JSQuAD, speed breaking ties (a tie: the paired
+``rag.ingest.tokenization``'s ``AUTO_TOKENIZER`` is the best nDCG@10 on JSQuAD, speed breaking ties (a tie: the paired
 per-query difference's 95% confidence interval includes zero). The latency part builds a KeywordIndex of
 100k synthetic documents (SciFact abstracts, each copy with a random 80% of its tokens and a few tokens of
 another abstract) and times queries without a mask, with a boolean mask and with a weight mask, and save/load.
@@ -33,9 +33,9 @@ if str(ROOT) not in sys.path:
 
 from golden_sets import DATA, SETS  # noqa: E402
 
-from rag.keyword_index import KeywordIndex  # noqa: E402
-from rag.metrics import evaluate_run, ndcg_at_k  # noqa: E402
-from rag.tokenization import (  # noqa: E402
+from rag.evaluation.metrics import evaluate_run, ndcg_at_k  # noqa: E402
+from rag.index.keyword_index import KeywordIndex  # noqa: E402
+from rag.ingest.tokenization import (  # noqa: E402
     AUTO_TOKENIZER,
     BigramTokenizer,
     EnglishTokenizer,
@@ -135,7 +135,7 @@ def tokenizer_table() -> None:
             )
         choice = max(tied, key=lambda name: results[name][0]["chars/s"])
         print(f"{label}: best {best}; tied with it: {' | '.join(tied)}; fastest of those: {choice}\n", flush=True)
-    print(f"rag.tokenization.AUTO_TOKENIZER = {AUTO_TOKENIZER!r} (the jsquad-ja choice above)")
+    print(f"rag.ingest.tokenization.AUTO_TOKENIZER = {AUTO_TOKENIZER!r} (the jsquad-ja choice above)")
 
 
 def index_latency(n_docs: int, n_queries: int) -> None:

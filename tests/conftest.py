@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.embedding import MINILM_OFFLINE, Embedder, load_embedder
+from rag.models.embedding import MINILM_OFFLINE, Embedder, load_embedder
 from rag.settings import DEFAULT_EMBEDDING_MODEL, Settings
 
 # Tests never download: a model that is not on disk must fail fast instead of waiting on the network.

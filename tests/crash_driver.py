@@ -28,10 +28,18 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 EXACT_POINTS = {
-    "chroma": ("rag.vector_store", "ChromaStore", "upsert"),
-    "manifest": ("rag.manifest", "Manifest", "put_source"),
+    "chroma": ("rag.index.vector_store", "ChromaStore", "upsert"),
+    "manifest": ("rag.index.manifest", "Manifest", "put_source"),
 }
-_PRELOAD = ["torch", "sentence_transformers", "chromadb", "rag.cli", "rag.service", "rag.index", "rag.embedding"]
+_PRELOAD = [
+    "torch",
+    "sentence_transformers",
+    "chromadb",
+    "rag.cli",
+    "rag.service",
+    "rag.index.writer",
+    "rag.models.embedding",
+]
 
 
 @dataclass(frozen=True)
@@ -126,7 +134,7 @@ def store_ids(storage: Path) -> StoreIds:
     """Read the three stores directly, without the engine's recovery in between."""
     import chromadb
 
-    from rag.keyword_index import KeywordIndex
+    from rag.index.keyword_index import KeywordIndex
 
     with contextlib.closing(sqlite3.connect(storage / "manifest.sqlite3")) as db:
         manifest = frozenset(r[0] for r in db.execute("SELECT chunk_id FROM chunks"))

@@ -16,9 +16,9 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from rag.claims import facts_of
-from rag.faithfulness import content_tokens, normalize, split_sentences
-from rag.prompts import Language
+from rag.answers.claims import facts_of
+from rag.answers.faithfulness import content_tokens, normalize, split_sentences
+from rag.answers.prompts import Language
 from rag.quiz.validation import Focus, is_fragment, is_question
 
 # what makes a sentence fit a level's question (lower-case; English cues padded to whole words)

@@ -21,9 +21,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from rag.answers.prompts import Language, detect_language
 from rag.errors import LLMUnavailableError, QuizError
 from rag.llm.base import LLMBackend
-from rag.prompts import Language, detect_language
 from rag.quiz.focus import focus_sentences, usable_statement
 from rag.quiz.models import CitationRef, Quiz, QuizItem
 from rag.quiz.perturbation import KIND_LABELS, perturb

@@ -16,10 +16,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rag.context_window import estimate_tokens
+from rag.answers.context_window import estimate_tokens
+from rag.answers.prompts import Language
 from rag.errors import LLMOutputError, LLMUnavailableError
 from rag.llm.base import LLMBackend, Message
-from rag.prompts import Language
 from rag.quiz.focus import clean
 from rag.quiz.models import GenerationReply
 from rag.quiz.validation import Candidate, Focus, is_verbatim, validate_generated

@@ -2,7 +2,7 @@
 
 A statement is a statement, not a question; its answer is a boolean; its times, dates and numbers can exist
 (``rag.quiz.wellformed``); it cites quotes that are verbatim in chunks of the source. A TRUE statement passes the
-claim check answers use (``rag.claims.check_claim``: every number, date, name and the polarity are in the cited
+claim check answers use (``rag.answers.claims.check_claim``: every number, date, name and the polarity are in the cited
 sentence) and is about that sentence; a FALSE one is contradicted by its cited sentence in exactly one fact (a
 number, date, name... the sentence states differently, the opposite polarity, or a comparison turned round) and
 is stated nowhere in the document. ``is_verbatim`` tells a restatement from a copy.
@@ -18,9 +18,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rag.citations import locate_verbatim, verify_quote
-from rag.claims import check_claim, facts_of, is_negated
-from rag.faithfulness import content_tokens, normalize, split_sentences, support
+from rag.answers.citations import locate_verbatim, verify_quote
+from rag.answers.claims import check_claim, facts_of, is_negated
+from rag.answers.faithfulness import content_tokens, normalize, split_sentences, support
 from rag.quiz.models import GeneratedItem
 from rag.quiz.perturbation import COMPARISONS, Kind
 from rag.quiz.wellformed import is_well_formed

@@ -10,7 +10,7 @@ from __future__ import annotations
 import calendar
 import re
 
-from rag.faithfulness import normalize
+from rag.answers.faithfulness import normalize
 
 # the last year of each era (令和 runs on: a generous bound rather than a yearly edit)
 ERA_LAST_YEAR = {"明治": 45, "大正": 15, "昭和": 64, "平成": 31, "令和": 99}

@@ -16,7 +16,7 @@ from app_driver import APP, RUN_TIMEOUT, ok
 from docmaker import JA_PARAGRAPHS, PdfPage, make_pdf
 from streamlit.testing.v1 import AppTest
 
-from rag.embedding import MINILM_OFFLINE
+from rag.models.embedding import MINILM_OFFLINE
 
 EN_TEXT = (
     "The secure world keeps trusted applications isolated from the rich operating system. "

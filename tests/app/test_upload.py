@@ -7,8 +7,8 @@ from pathlib import Path
 from app_driver import ok, texts, upload
 from streamlit.testing.v1 import AppTest
 
-from rag.embedding import MINILM_OFFLINE
-from rag.parsing.kinds import SUPPORTED_EXTENSIONS
+from rag.ingest.parsing.kinds import SUPPORTED_EXTENSIONS
+from rag.models.embedding import MINILM_OFFLINE
 from rag.service import RagService
 
 
@@ -20,7 +20,7 @@ def test_first_page_shows_upload_and_a_sidebar_that_says_what_is_live(app: AppTe
     assert "リランカー: オフ" in sidebar
     assert str(storage.resolve()) in sidebar
     assert "インデックス版: –" in sidebar  # nothing indexed yet, and no model was loaded to say so
-    assert app.file_uploader[0].allowed_type == list(SUPPORTED_EXTENSIONS)  # one list: rag.parsing.kinds
+    assert app.file_uploader[0].allowed_type == list(SUPPORTED_EXTENSIONS)  # one list: rag.ingest.parsing.kinds
 
 
 def test_language_switch_turns_every_label_english(app: AppTest) -> None:

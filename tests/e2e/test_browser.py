@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 from docmaker import PdfPage, make_pdf
 
-from rag.embedding import MINILM_OFFLINE
+from rag.models.embedding import MINILM_OFFLINE
 
 pytestmark = pytest.mark.e2e
 

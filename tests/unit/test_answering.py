@@ -6,8 +6,8 @@ import hashlib
 
 import pytest
 
-from rag.answering import AnswerDraft, answer_question, build_context, build_messages, has_basis
-from rag.context_window import estimate_tokens
+from rag.answers.context_window import estimate_tokens
+from rag.answers.draft import AnswerDraft, answer_question, build_context, build_messages, has_basis
 from rag.errors import LLMUnavailableError
 from rag.records import Chunk, Hit, StageScores
 from rag.settings import Settings

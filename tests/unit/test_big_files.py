@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from rag.chunking import chunk_document, iter_chunks
-from rag.parsing import open_document, parse_file, text_stream
+from rag.ingest.chunking import chunk_document, iter_chunks
+from rag.ingest.parsing import open_document, parse_file, text_stream
 from rag.service import RagService
 from rag.settings import Settings
 from tests.big_files import measure_indexing, write_text_file

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from rag.chunking import chunk_document, split_table, split_text
+from rag.ingest.chunking import chunk_document, split_table, split_text
 from rag.records import Block, ParsedDocument
 from rag.settings import Settings
 

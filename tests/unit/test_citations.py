@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rag.citations import best_sentences, drop_invalid_markers, locate_verbatim, verify_quote
-from rag.faithfulness import content_tokens, split_sentences, support
+from rag.answers.citations import best_sentences, drop_invalid_markers, locate_verbatim, verify_quote
+from rag.answers.faithfulness import content_tokens, split_sentences, support
 
 JA = (
     "返品は購入後30日以内であれば受け付けます。返品の際はレシートが必要です。"

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from rag.answer_check import check_answer
-from rag.chunking import chunk_document
-from rag.citations import Passage
-from rag.claims import check_claim, facts_of, is_negated
-from rag.parsing import parse_file
+from rag.answers.citations import Passage
+from rag.answers.claims import check_claim, facts_of, is_negated
+from rag.answers.verification import check_answer
+from rag.ingest.chunking import chunk_document
+from rag.ingest.parsing import parse_file
 from rag.records import Chunk
 from rag.settings import Settings
 
@@ -155,7 +155,7 @@ def test_a_sentence_citing_the_wrong_passage_moves_to_the_one_that_supports_it()
 
 @needs_realdocs
 def test_an_answer_whose_main_claim_flips_the_documents_polarity_is_replaced_by_the_evidence() -> None:
-    from rag.answering import answer_question
+    from rag.answers.draft import answer_question
     from rag.records import Hit
     from tests.scripted_llm import ScriptedLLM
 

@@ -1,4 +1,5 @@
-"""The house rules a tool can check: ruff-clean code, mypy-clean engine, pages that only talk to the facade."""
+"""The house rules a tool can check: ruff-clean code, mypy-clean engine, pages that only talk to the facade,
+engine imports that run only downward and never in a circle."""
 
 from __future__ import annotations
 
@@ -88,3 +89,103 @@ def test_pages_and_ui_use_only_the_facades_methods_and_its_settings() -> None:
         and node.attr not in allowed
     }
     assert not wrong, f"pages and ui/ reach into the facade's attributes: {sorted(wrong)}"
+
+
+# ---- the engine's layering ---------------------------------------------------------------------------------
+
+TOP = {"rag.service", "rag.cli", "rag.__main__"}
+"""The facade and the command line: they use the stages; no stage uses them."""
+FOUNDATION = {"rag", "rag.records", "rag.errors", "rag.settings"}
+"""What every module may import; it imports nothing but itself."""
+
+
+def _module_names() -> dict[Path, str]:
+    names = {}
+    for path in sorted((REPO / "rag").rglob("*.py")):
+        parts = path.relative_to(REPO).with_suffix("").parts
+        names[path] = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    return names
+
+
+def _imported_modules(tree: ast.AST, name: str, is_package: bool, known: set[str]) -> set[str]:
+    """Every engine module ``tree`` imports, at any depth (in functions, under ``TYPE_CHECKING`` too)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = name if is_package else name.rpartition(".")[0]
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            module = ".".join(p for p in (base if node.level else "", node.module or "") if p)
+            for alias in node.names:  # ``from rag.models import embedding`` imports a module
+                found.add(f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module)
+    return {m for m in found if m in known or m.startswith("rag.")}
+
+
+def _engine_graph() -> dict[str, set[str]]:
+    names = _module_names()
+    known = set(names.values())
+    return {
+        name: _imported_modules(ast.parse(path.read_text(encoding="utf-8")), name, path.stem == "__init__", known)
+        - {name}
+        for path, name in names.items()
+    }
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import circle in ``graph`` (its modules, in order), or ``[]`` when there is none."""
+    done: set[str] = set()
+
+    def visit(node: str, trail: list[str]) -> list[str]:
+        if node in trail:
+            return trail[trail.index(node) :] + [node]
+        if node in done:
+            return []
+        for target in sorted(graph.get(node, ())):
+            found = visit(target, [*trail, node])
+            if found:
+                return found
+        done.add(node)
+        return []
+
+    for start in sorted(graph):
+        found = visit(start, [])
+        if found:
+            return found
+    return []
+
+
+def _stage(module: str) -> str:
+    """The stage package a module belongs to (``rag.index.writer`` -> ``rag.index``), or the module itself."""
+    return ".".join(module.split(".")[:2])
+
+
+def test_the_layering_checks_can_fail() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) == []
+    tree = ast.parse("def f():\n    from rag.service import RagService\n")
+    assert _imported_modules(tree, "rag.index.catalog", False, {"rag.service"}) == {"rag.service"}
+    tree = ast.parse("from . import claims\nfrom ..models import embedding\n")
+    known = {"rag.answers.claims", "rag.models.embedding", "rag.models"}
+    assert _imported_modules(tree, "rag.answers.draft", False, known) == known - {"rag.models"}
+
+
+def test_engine_imports_run_downward_only() -> None:
+    graph = _engine_graph()
+    assert {"rag.index.writer", "rag.ingest.parsing", "rag.evaluation.retrieval"} <= set(graph)
+    unknown = {f"{m} -> {t}" for m, targets in graph.items() for t in targets if t not in graph}
+    assert not unknown, f"imports of modules that do not exist: {sorted(unknown)}"
+    upward = {f"{m} -> {t}" for m, targets in graph.items() if m not in TOP for t in targets & TOP}
+    assert not upward, f"a stage imports the facade or the command line: {sorted(upward)}"
+    below = {f"{m} -> {t}" for m in FOUNDATION for t in graph[m] - FOUNDATION}
+    assert not below, f"records, errors and settings import a stage: {sorted(below)}"
+
+
+def test_engine_imports_never_go_round_in_a_circle() -> None:
+    graph = _engine_graph()
+    assert _cycle(graph) == [], "modules import each other in a circle"
+    stages: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        stages.setdefault(_stage(module), set()).update(_stage(t) for t in targets if _stage(t) != _stage(module))
+    assert _cycle(stages) == [], "stage packages import each other in a circle"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.index import Index
+from rag.index.writer import Index
 from rag.service import RagService
 from tests.crash_driver import IndexRunner, cli_env, make_docs, store_ids
 

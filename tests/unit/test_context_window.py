@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rag.context_window import ELLIPSIS, estimate_tokens, fits, focus
+from rag.answers.context_window import ELLIPSIS, estimate_tokens, fits, focus
 
 JAPANESE = (
     "当社の就業規則は全社員に適用されます。"

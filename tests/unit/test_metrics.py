@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from rag.metrics import evaluate_run, mrr_at_k, ndcg_at_k, precision_at_k, recall_at_k
+from rag.evaluation.metrics import evaluate_run, mrr_at_k, ndcg_at_k, precision_at_k, recall_at_k
 
 QRELS = {
     "q1": {"d1": 1, "d2": 1, "d3": 1},

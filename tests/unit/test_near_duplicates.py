@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import rag.near_duplicates as near_duplicates
-from rag.near_duplicates import drop_near_duplicates
+import rag.index.near_duplicates as near_duplicates
+from rag.index.near_duplicates import drop_near_duplicates
 from rag.records import Chunk
 
 THRESHOLD = 0.95

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rag.chunking import chunk_document
-from rag.parsing import parse_file
+from rag.ingest.chunking import chunk_document
+from rag.ingest.parsing import parse_file
 from rag.records import Chunk
 from rag.settings import Settings
 

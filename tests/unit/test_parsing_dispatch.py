@@ -10,7 +10,7 @@ import pytest
 from docmaker import JA_PARAGRAPHS, make_docx, make_pdf, make_xlsx
 
 from rag.errors import DocumentReadError, UnsupportedFileError
-from rag.parsing import SUPPORTED_EXTENSIONS, parse_file
+from rag.ingest.parsing import SUPPORTED_EXTENSIONS, parse_file
 from rag.settings import Settings
 
 SETTINGS = Settings()

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from docmaker import API_TABLE, JA_PARAGRAPHS, make_csv, make_docx, make_html, make_json, make_jsonl, make_xlsx
 
-from rag.chunking import chunk_document
 from rag.errors import DocumentReadError
-from rag.parsing import parse_file
+from rag.ingest.chunking import chunk_document
+from rag.ingest.parsing import parse_file
 from rag.settings import Settings
 
 SETTINGS = Settings()

@@ -12,10 +12,10 @@ import pytest
 from docmaker import JA_PARAGRAPHS, Slide, make_docx, make_pdf, make_pptx, make_xlsx
 
 from rag.errors import DocumentReadError
-from rag.parsing import SUPPORTED_EXTENSIONS, parse_file
+from rag.ingest.parsing import SUPPORTED_EXTENSIONS, parse_file
+from rag.ingest.text_cleanup import find_margin_lines
 from rag.service import RagService
 from rag.settings import Settings
-from rag.text_cleanup import find_margin_lines
 
 SETTINGS = Settings()
 
@@ -77,7 +77,8 @@ def test_every_file_in_a_folder_gets_an_outcome(tmp_path: Path, settings: Settin
 
 def test_upload_page_offers_exactly_the_supported_kinds() -> None:
     source = (Path(__file__).resolve().parents[2] / "app_pages" / "upload.py").read_text(encoding="utf-8")
-    assert "SUPPORTED_EXTENSIONS" in source and "FILE_TYPES = [" not in source
+    assert "svc.supported_extensions()" in source and "FILE_TYPES = [" not in source  # the one list, via the facade
+    assert tuple(RagService.supported_extensions()) == tuple(SUPPORTED_EXTENSIONS)
     assert {".pptx", ".tsv", ".xlsm", ".ndjson", ".text"} <= set(SUPPORTED_EXTENSIONS)
 
 

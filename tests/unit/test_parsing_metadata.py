@@ -7,8 +7,8 @@ from datetime import datetime
 
 import pytest
 
-from rag.doc_metadata import classify_doc_type, detect_language, extract_entities, iso_date
 from rag.errors import ConfigError
+from rag.ingest.metadata import classify_doc_type, detect_language, extract_entities, iso_date
 from rag.settings import Settings
 
 SETTINGS = Settings()

@@ -11,7 +11,7 @@ import pytest
 from docmaker import PdfPage, make_pdf
 
 from rag.errors import DocumentReadError
-from rag.parsing import ocr, parse_file
+from rag.ingest.parsing import ocr, parse_file
 from rag.service import RagService
 from rag.settings import Settings
 

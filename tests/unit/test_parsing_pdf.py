@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from docmaker import API_TABLE, EN_PARAGRAPHS, JA_PARAGRAPHS, PdfPage, make_long_pdf, make_pdf, wrap_lines
 
-from rag.chunking import chunk_document
 from rag.errors import DocumentReadError
-from rag.parsing import parse_file
+from rag.ingest.chunking import chunk_document
+from rag.ingest.parsing import parse_file
 from rag.records import Chunk, ParsedDocument
 from rag.settings import Settings
 

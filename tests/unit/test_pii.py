@@ -9,7 +9,7 @@ from pathlib import Path
 import chromadb
 import pytest
 
-from rag.pii import mask_pii
+from rag.ingest.pii import mask_pii
 from rag.service import RagService
 from tests.scripted_llm import ScriptedLLM
 

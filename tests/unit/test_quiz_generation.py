@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from rag.answers.faithfulness import normalize
 from rag.errors import LLMUnavailableError
-from rag.faithfulness import normalize
 from rag.quiz.generation import QuizShortfallError, generate_quiz
 from rag.quiz.models import Quiz
 from rag.quiz.perturbation import perturb

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from rag.claims import facts_of
-from rag.faithfulness import split_sentences
+from rag.answers.claims import facts_of
+from rag.answers.faithfulness import split_sentences
 from rag.llm.base import Message
 from rag.quiz.focus import body_of, clean, focus_sentences, usable_statement
 from rag.quiz.generation import generate_quiz

@@ -118,11 +118,11 @@ def test_doc_type_language_date_and_entity_filters_keep_only_matching_chunks(tmp
 
 
 def test_a_narrow_filter_searched_by_chroma_gives_the_hits_of_the_over_fetch(indexed: RagService, monkeypatch) -> None:
-    import rag.retrieval
+    import rag.retrieval.hybrid
 
     tee_only = SearchFilters(sources=("docs/tee_api_spec.md",))
     over_fetched = indexed.search("release memory blocks", top_k=3, semantic_weight=1.0, filters=tee_only)
-    monkeypatch.setattr(rag.retrieval, "OVERFETCH_MAX", 0)  # every filter now counts as narrow: Chroma's where
+    monkeypatch.setattr(rag.retrieval.hybrid, "OVERFETCH_MAX", 0)  # every filter now counts as narrow: Chroma's where
     by_chroma = indexed.search("release memory blocks", top_k=3, semantic_weight=1.0, filters=tee_only)
     assert over_fetched and {h.chunk.source for h in over_fetched} == {"docs/tee_api_spec.md"}
     assert [h.chunk.chunk_id for h in by_chroma] == [h.chunk.chunk_id for h in over_fetched]
@@ -164,7 +164,7 @@ def tiny_cross_encoder(tmp_path_factory, models_dir) -> Path:
     import torch
     from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
 
-    from rag.embedding import MINILM_OFFLINE, _resolve
+    from rag.models.embedding import MINILM_OFFLINE, _resolve
 
     minilm_path, _ = _resolve(MINILM_OFFLINE, models_dir)
     tokenizer = AutoTokenizer.from_pretrained(minilm_path)
@@ -180,8 +180,8 @@ def tiny_cross_encoder(tmp_path_factory, models_dir) -> Path:
 def test_cross_encoder_reranks_with_thresholds(indexed: RagService, tiny_cross_encoder: Path) -> None:
     from dataclasses import replace
 
-    from rag.reranker import CrossEncoderReranker
-    from rag.retrieval import HybridRetriever
+    from rag.retrieval.hybrid import HybridRetriever
+    from rag.retrieval.reranker import CrossEncoderReranker
 
     reranker = CrossEncoderReranker(str(tiny_cross_encoder))
     loose = replace(indexed.settings, rerank_abs_threshold=-1e9, rerank_gap_threshold=1e9)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.text_cleanup import (
+from rag.ingest.text_cleanup import (
     garbage_ratio,
     is_page_number,
     join_wrapped_lines,
@@ -98,6 +98,6 @@ def test_garbage_ratio_accented_latin_is_readable() -> None:
 
 
 def test_strip_unreadable_drops_symbol_glyphs_only() -> None:
-    from rag.text_cleanup import strip_unreadable
+    from rag.ingest.text_cleanup import strip_unreadable
 
     assert strip_unreadable("\uf0b7 項目\ufffd one") == " 項目 one"

@@ -6,8 +6,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from rag.keyword_index import KeywordIndex
-from rag.tokenization import AUTO_TOKENIZER, TOKENIZER_NAMES, Tokenizer, make_tokenizer
+from rag.index.keyword_index import KeywordIndex
+from rag.ingest.tokenization import AUTO_TOKENIZER, TOKENIZER_NAMES, Tokenizer, make_tokenizer
 
 JAPANESE = ("sudachi", "fugashi", "bigram")
 MORPHOLOGICAL = ("sudachi", "fugashi")

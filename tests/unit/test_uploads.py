@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from rag.errors import UploadNameError
+from rag.ingest.uploads import MAX_NAME_BYTES, safe_upload_name, save_upload
 from rag.service import RagService
-from rag.uploads import MAX_NAME_BYTES, safe_upload_name, save_upload
 
 TEXT = b"TEEC_OpenSession opens a session between a client application and a trusted application.\n"
 

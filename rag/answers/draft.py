@@ -1,0 +1,386 @@
+"""Grounded answers: evidence first, then a streamed answer whose every claim is checked against its citation.
+
+One draft per question (``AnswerDraft``, made by ``RagService.prepare_answer``) holds the hits, whether they are a
+basis to answer from, the numbered passages and the evidence (each passage's sentence that best answers the
+question). ``draft.evidence`` is shown at once; ``draft.stream()`` streams the model's text; ``draft.finish()``
+checks every claim (``rag.answers.verification``) and returns the Answer. Nothing is asked of the LLM when no hit
+clears the thresholds. With the ``extractive`` backend, when the LLM fails, or when the answer's main claim does not
+hold, the answer is the evidence's own sentences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+
+from rag.answers.citations import Passage, drop_invalid_markers
+from rag.answers.context_window import estimate_tokens, fits, focus
+from rag.answers.evidence import SentenceRelevance, evidence_answer, evidence_citations, gather_evidence
+from rag.answers.faithfulness import says_unknown
+from rag.answers.prompts import (
+    FOLLOWUPS_MARKER,
+    Language,
+    answer_messages,
+    detect_language,
+    format_passage,
+    heading_followups,
+    split_followups,
+)
+from rag.answers.verification import check_answer
+from rag.errors import LLMError
+from rag.llm.base import LLMBackend, Message
+from rag.records import Answer, ClaimVerdict, Evidence, Hit
+from rag.settings import Settings
+
+__all__ = [
+    "AnswerDraft",
+    "AnswerStream",
+    "Passage",
+    "answer_question",
+    "build_context",
+    "build_messages",
+    "has_basis",
+    "reading_rate",
+]
+
+EXTRACTIVE = "extractive"
+MIN_PASSAGE_CHARS = 200
+MIN_PASSAGE_TOKENS = 60
+NEIGHBOUR_CHARS = 200
+SHORT_CHUNK_CHARS = 300
+FALLBACK_PASSAGES = 3
+_HOLD_BACK = 24  # characters kept unshown while streaming, so a "FOLLOWUPS:" marker can be cut off whole
+
+_TEXT: dict[str, dict[Language, str]] = {
+    "no_basis": {"ja": "文書に根拠が見つかりませんでした。", "en": "No basis in the documents."},
+    "llm_failed": {
+        "ja": "LLM の応答に失敗したため、関連する箇所だけを表示します。原因と対処: {error}",
+        "en": "The LLM backend failed, so only the most relevant passages are shown. Cause and fix: {error}",
+    },
+    "empty": {
+        "ja": "LLM が空の回答を返したため、関連する箇所だけを表示します。",
+        "en": "The LLM returned an empty answer, so only the most relevant passages are shown.",
+    },
+    "replaced": {
+        "ja": "LLM の回答は資料で裏付けられなかったため（{reasons}）、資料の該当箇所をそのまま示します。",
+        "en": "The LLM's answer is not supported by the passages ({reasons}), so their own sentences are shown.",
+    },
+    "attributed": {
+        "ja": "LLM が出典番号を付けなかった文に、その文を裏付ける資料を出典として付けました。",
+        "en": "The LLM cited no passage for some sentences, so the passages that support them were attached.",
+    },
+    "moved": {
+        "ja": "出典番号の誤りを、その文を裏付ける資料の番号に直しました。",
+        "en": "Citations were moved to the passages that support each sentence.",
+    },
+    "extractive": {
+        "ja": "LLM を使わず、文書の該当箇所をそのまま抜き出しました。",
+        "en": "No LLM in use: these are the documents' own sentences.",
+    },
+    "unsupported": {
+        "ja": "{count} 文は引用した資料で裏付けられていません。",
+        "en": "{count} sentence(s) are not supported by the passages they cite.",
+    },
+    "dropped": {
+        "ja": "存在しない資料番号 {numbers} への引用を取り除きました。",
+        "en": "Removed citations to passages that do not exist: {numbers}.",
+    },
+    "unknown": {
+        "ja": "資料の中に回答が見つかりませんでした。",
+        "en": "The passages do not contain the answer.",
+    },
+}
+
+
+def has_basis(hits: Sequence[Hit], settings: Settings) -> bool:
+    """Whether the hits are worth answering from.
+
+    When a reranker ran: one hit at or above its absolute threshold. Without one: a hit that shares a term with
+    the question, or a best cosine at or above the embedding model's off-topic floor
+    (``Settings.basis_cosine_floor``); a question about something the documents never touch fails both.
+    """
+    if not hits:
+        return False
+    reranked = [h.scores.rerank_score for h in hits if h.scores.rerank_score is not None]
+    if reranked:
+        return max(reranked) >= settings.rerank_abs_threshold
+    if any(h.matched_terms for h in hits):
+        return True
+    cosines = [h.scores.dense_score for h in hits if h.scores.dense_score is not None]
+    return not cosines or max(cosines) >= settings.basis_cosine_floor
+
+
+def build_context(
+    question: str,
+    hits: Sequence[Hit],
+    settings: Settings,
+    backend_name: str = "",
+    prefill_tokens_per_s: float | None = None,
+) -> list[Passage]:
+    """Numbered passages from the hits within the context budget.
+
+    The budget is ``settings.context_budget_chars`` characters and, for backends that read slowly (the embedded
+    CPU model by default), ``settings.context_token_budget(backend_name)`` estimated tokens, headers included.
+    Hits the reranker scored below its threshold are left out, as are repeated chunks. A short chunk gets some
+    of its neighbours' text around it, so the model sees a complete thought; a chunk longer than what is left
+    of the budget keeps the sentences the question is about (``rag.answers.context_window.focus``).
+
+    Args:
+        question: the user's question.
+        hits: search results, best first.
+        settings: supplies the budgets and ``rerank_abs_threshold``.
+        backend_name: the LLM backend that will read the passages (its token budget applies).
+        prefill_tokens_per_s: how fast that backend reads a prompt, when known (see ``reading_rate``).
+
+    Returns:
+        Passages numbered from 1 (empty when no hit qualifies).
+    """
+    char_budget = max(settings.context_budget_chars, MIN_PASSAGE_CHARS)
+    token_budget = settings.context_token_budget(backend_name, prefill_tokens_per_s)
+    if token_budget is not None:
+        token_budget = max(token_budget, MIN_PASSAGE_TOKENS)
+    passages: list[Passage] = []
+    seen: set[str] = set()
+    used_chars = used_tokens = 0
+    for hit in hits:
+        rerank = hit.scores.rerank_score
+        if hit.chunk.chunk_id in seen or (rerank is not None and rerank < settings.rerank_abs_threshold):
+            continue
+        chars_left = char_budget - used_chars
+        header_tokens = _header_tokens(len(passages) + 1, hit)
+        tokens_left = None if token_budget is None else token_budget - used_tokens - header_tokens
+        too_little = chars_left < MIN_PASSAGE_CHARS or (tokens_left is not None and tokens_left < MIN_PASSAGE_TOKENS)
+        if passages and too_little:
+            break
+        text = hit.chunk.text.strip()
+        if len(text) < SHORT_CHUNK_CHARS:
+            before = hit.context_before.strip()[-NEIGHBOUR_CHARS:]
+            after = hit.context_after.strip()[:NEIGHBOUR_CHARS]
+            widened = "\n".join(part for part in (before and f"…{before}", text, after and f"{after}…") if part)
+            text = widened if fits(widened, chars_left, tokens_left) else text
+        text = focus(question, text, chars_left, tokens_left)
+        seen.add(hit.chunk.chunk_id)
+        passages.append(Passage(len(passages) + 1, hit.chunk, text, hit.score))
+        used_chars += len(text)
+        used_tokens += estimate_tokens(text) + header_tokens
+    return passages
+
+
+def reading_rate(backend: LLMBackend) -> float | None:
+    """Prompt tokens per second the backend reads, for backends that measure it (the embedded model); else None.
+
+    A backend that cannot load gives None here and reports its error when asked to answer.
+    """
+    measure = getattr(backend, "prefill_rate", None)
+    if not callable(measure):
+        return None
+    try:
+        return float(measure())
+    except LLMError:
+        return None
+
+
+def _header_tokens(n: int, hit: Hit) -> int:
+    """What passage ``n``'s header line costs in the prompt (``prompts.format_passage`` without the text)."""
+    return estimate_tokens(format_passage(Passage(n, hit.chunk, "")))
+
+
+def build_messages(question: str, passages: Sequence[Passage]) -> list[Message]:
+    """The chat messages for a cited answer in the question's language (see ``rag.answers.prompts``)."""
+    return answer_messages(question, passages)
+
+
+class AnswerStream:
+    """The visible pieces of a streamed answer.
+
+    An iterator (``st.write_stream`` consumes it) of the model's answer text without its ``FOLLOWUPS:`` section.
+    A backend failure ends the stream instead of raising; ``error`` then holds it. ``raw_text`` is the whole reply.
+    """
+
+    def __init__(self, backend: LLMBackend, question: str, passages: Sequence[Passage]) -> None:
+        self.question = question
+        self.raw_text = ""
+        self.visible_text = ""
+        self.error: LLMError | None = None
+        self.done = False
+        self._backend = backend
+        self._passages = list(passages)
+        self._pieces: Iterator[str] | None = None
+
+    def __iter__(self) -> AnswerStream:
+        return self
+
+    def __next__(self) -> str:
+        if self._pieces is None:
+            self._pieces = self._generate()
+        return next(self._pieces)
+
+    def consume(self) -> AnswerStream:
+        """Read the whole stream (for callers that do not show it piece by piece)."""
+        for _ in self:
+            pass
+        return self
+
+    def _generate(self) -> Iterator[str]:
+        shown = 0
+        cut: int | None = None
+        try:
+            for piece in self._backend.stream_chat(build_messages(self.question, self._passages)):
+                self.raw_text += piece
+                if cut is not None:
+                    continue
+                match = FOLLOWUPS_MARKER.search(self.raw_text, max(shown - _HOLD_BACK, 0))
+                cut = match.start() if match else None
+                end = cut if cut is not None else max(len(self.raw_text) - _HOLD_BACK, shown)
+                if end > shown:
+                    yield self.raw_text[shown:end]
+                    shown = end
+        except LLMError as err:
+            self.error = err
+        if cut is None and len(self.raw_text) > shown:
+            yield self.raw_text[shown:]
+        self.visible_text = self.raw_text[: cut if cut is not None else len(self.raw_text)]
+        self.done = True
+
+
+class AnswerDraft:
+    """Everything known about one question before the model answers, and the way to its checked Answer.
+
+    Attributes:
+        question: the question as the user asked it.
+        query: the question as searched and answered (a follow-up rewritten with the conversation).
+        hits: the search results.
+        basis: whether the hits are worth answering from (else the LLM is not asked).
+        passages: the numbered passages the model reads (empty without a basis).
+        evidence: each passage's sentence that best answers the question (by words and, given ``relevance``, by
+            meaning), shown before the answer.
+    """
+
+    def __init__(
+        self,
+        backend: LLMBackend,
+        question: str,
+        hits: Sequence[Hit],
+        settings: Settings,
+        *,
+        query: str = "",
+        relevance: SentenceRelevance | None = None,
+    ) -> None:
+        self.question = question
+        self.query = query or question
+        self.hits = tuple(hits)
+        self.basis = has_basis(self.hits, settings)
+        self.backend_name = backend.name
+        self._backend = backend
+        self.passages: tuple[Passage, ...] = ()
+        if self.basis:
+            # measuring the reading rate loads the model: only when the context is sized by it, so the evidence
+            # is ready before the model is
+            rate = reading_rate(backend) if settings.sizes_context_by_reading_rate(backend.name) else None
+            self.passages = tuple(build_context(self.query, self.hits, settings, backend.name, rate))
+        self.evidence: tuple[Evidence, ...] = gather_evidence(self.query, self.passages, relevance)
+        self._stream: AnswerStream | None = None
+
+    @property
+    def needs_llm(self) -> bool:
+        """Whether ``stream()`` will ask the model (a basis and a backend other than extractive)."""
+        return bool(self.passages) and self.backend_name != EXTRACTIVE
+
+    @property
+    def reply(self) -> str:
+        """The model's whole reply as written, follow-ups and all ("" until it has answered)."""
+        return self._stream.raw_text if self._stream is not None else ""
+
+    def stream(self) -> Iterator[str]:
+        """The model's answer text as it is written (nothing when the model is not asked)."""
+        if not self.needs_llm:
+            return iter(())
+        if self._stream is None:
+            self._stream = AnswerStream(self._backend, self.query, self.passages)
+        return self._stream
+
+    def finish(self) -> Answer:
+        """The checked Answer: reads the rest of the stream first (all of it when nothing was streamed)."""
+        language = detect_language(self.question)
+        if not self.passages:
+            return self._answer(_TEXT["no_basis"][language], no_basis=True, message=_TEXT["no_basis"][language])
+        if not self.needs_llm:
+            return self._from_evidence(_TEXT["extractive"][language])
+        stream = self._stream or AnswerStream(self._backend, self.query, self.passages)
+        self._stream = stream
+        if not stream.done:
+            stream.consume()
+        if stream.error is not None:
+            message = _TEXT["llm_failed"][language].format(error=stream.error)
+            return replace(self._from_evidence(message, answer=""), llm_error=str(stream.error))
+        body, followups = split_followups(stream.raw_text)
+        body, dropped = drop_invalid_markers(body, len(self.passages))
+        if not body.strip():
+            return self._from_evidence(_TEXT["empty"][language], answer="")
+        notes = [_TEXT["dropped"][language].format(numbers=", ".join(f"[{n}]" for n in dropped))] if dropped else []
+        followups = followups or heading_followups(self.query, self.passages, language)
+        checked = check_answer(body, self.query, self.passages)
+        if checked.main_claim_failed:
+            reasons = "; ".join(dict.fromkeys(c.reason for c in checked.claims if c.reason))
+            note = _TEXT["replaced"][language].format(reasons=reasons)
+            return self._from_evidence(
+                " ".join([note, *notes]), claims=checked.claims, model_answer=body.strip(), followups=followups
+            )
+        if not checked.citations and says_unknown(body):
+            notes.append(_TEXT["unknown"][language])
+        if checked.attributed:
+            notes.append(_TEXT["attributed"][language])
+        if checked.moved:
+            notes.append(_TEXT["moved"][language])
+        if checked.unsupported:
+            notes.append(_TEXT["unsupported"][language].format(count=len(checked.unsupported)))
+        return self._answer(
+            checked.text,
+            citations=checked.citations,
+            followups=followups,
+            unsupported_sentences=checked.unsupported,
+            message=" ".join(notes),
+            claims=checked.claims,
+        )
+
+    def _from_evidence(
+        self,
+        message: str,
+        *,
+        answer: str | None = None,
+        claims: tuple[ClaimVerdict, ...] = (),
+        model_answer: str = "",
+        followups: tuple[str, ...] = (),
+    ) -> Answer:
+        """An answer made of the evidence's best sentences (``answer=""``: citations only, e.g. the LLM failed)."""
+        text = evidence_answer(self.evidence, FALLBACK_PASSAGES) if answer is None else answer
+        language = detect_language(self.question)
+        return self._answer(
+            text,
+            citations=evidence_citations(self.evidence, FALLBACK_PASSAGES),
+            followups=followups or heading_followups(self.query, self.passages, language),
+            message=message,
+            claims=claims,
+            model_answer=model_answer,
+            unsupported_sentences=tuple(c.sentence for c in claims if c.status == "unsupported"),
+        )
+
+    def _answer(self, text: str, **fields: object) -> Answer:
+        return Answer(
+            answer=text,
+            backend=self.backend_name,
+            evidence=self.evidence,
+            query=self.query if self.query != self.question else "",
+            **fields,  # type: ignore[arg-type]
+        )
+
+
+def answer_question(
+    backend: LLMBackend, question: str, hits: Sequence[Hit], settings: Settings, *, query: str = ""
+) -> Answer:
+    """Answer in one call (no streaming): no LLM call when the hits give no basis.
+
+    Returns:
+        The finished answer; a backend failure yields the evidence's citations and a message, not an error.
+    """
+    return AnswerDraft(backend, question, hits, settings, query=query).finish()

@@ -1,0 +1,150 @@
+"""An answer checked claim by claim: each sentence against the passage it cites, citations built from what holds.
+
+Every sentence of the model's answer is a claim. It is ``verified`` when a passage it cites supports it
+(``claims.check_claim``: its numbers, names and polarity are in the cited sentence, enough of its words too);
+``reattributed`` when it cites the wrong passage (or none) and another passage supports it, whose marker it then
+carries; ``unsupported`` otherwise, with its markers removed, so nothing unsupported looks verified. A citation quotes
+the sentence that supports the claim, verbatim from the chunk. When the answer's main claim (its first claim) is
+unsupported, or most of its claims are, the caller shows the evidence instead of the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rag.answers.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote, closed_sentence_spans
+from rag.answers.claims import ClaimCheck, check_claim, facts_of
+from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, markers_of, says_unknown, strip_markers
+from rag.records import Citation, ClaimVerdict
+
+SHORT_CLAIM_TOKENS = 3
+"""A claim with fewer content words ("1954年です") is read together with the question for its wording."""
+
+_MARKER = re.compile(r"\s*\[\d+\]")
+_CLOSING = "。．.！？!?"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedAnswer:
+    """The answer after its claims were checked.
+
+    Attributes:
+        text: the answer with markers fixed: reattributed sentences carry their supporting passage's marker,
+            unsupported sentences none.
+        citations: one per passage still cited, quoting the sentence that supports the first claim citing it.
+        claims: the verdict on every sentence.
+        main_claim_failed: the first claim, or more than half of the claims, are unsupported.
+        attributed: sentences the model left uncited that now cite the passage supporting them.
+        moved: sentences whose citation was moved from a passage that does not support them to one that does.
+    """
+
+    text: str
+    citations: tuple[Citation, ...]
+    claims: tuple[ClaimVerdict, ...]
+    main_claim_failed: bool
+    attributed: int = 0
+    moved: int = 0
+
+    @property
+    def unsupported(self) -> tuple[str, ...]:
+        return tuple(c.sentence for c in self.claims if c.status == "unsupported")
+
+
+def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> CheckedAnswer:
+    """Check every sentence of ``answer`` against the passages it cites and rebuild its markers and citations.
+
+    Args:
+        answer: the model's answer with ``[n]`` markers (invalid markers already removed).
+        question: the question asked (short claims are read with it).
+        passages: the numbered passages the answer was written from.
+
+    Returns:
+        The checked answer.
+    """
+    by_n = {p.n: p for p in passages}
+    pieces: list[str] = []
+    verdicts: list[ClaimVerdict] = []
+    quotes: dict[int, str] = {}
+    attributed = moved = 0
+    cursor = 0
+    for start, end in closed_sentence_spans(answer):
+        sentence = answer[start:end]
+        pieces.append(answer[cursor:start])
+        cursor = end
+        plain = strip_markers(sentence)
+        if not _is_claim(plain):
+            verdicts.append(ClaimVerdict(plain, "not_checked", tuple(n for n in markers_of(sentence) if n in by_n)))
+            pieces.append(sentence)
+            continue
+        context = question if len(content_tokens(plain)) < SHORT_CLAIM_TOKENS else ""
+        cited = [n for n in markers_of(sentence) if n in by_n]
+        verdict, n, check = _judge(plain, context, cited, passages)
+        verdicts.append(verdict)
+        if verdict.status == "reattributed":
+            attributed, moved = (attributed, moved + 1) if cited else (attributed + 1, moved)
+        pieces.append(_with_marker(sentence, n))
+        if n is not None and check is not None:
+            quotes.setdefault(n, check.evidence)
+    pieces.append(answer[cursor:])
+    text = "".join(pieces)
+    citations = tuple(
+        Citation(n, by_n[n].chunk.source, by_n[n].chunk.page, clip_quote(quotes[n]), by_n[n].chunk.chunk_id)
+        for n in dict.fromkeys(markers_of(text))
+        if n in quotes
+    )
+    judged = [v for v in verdicts if v.status != "not_checked"]
+    failed = [v for v in judged if v.status == "unsupported"]
+    main_failed = bool(judged) and (judged[0].status == "unsupported" or 2 * len(failed) > len(judged))
+    return CheckedAnswer(text.strip(), citations, tuple(verdicts), main_failed, attributed, moved)
+
+
+def _is_claim(sentence: str) -> bool:
+    """Whether a sentence states something checkable (not "I don't know", not a bare connective)."""
+    if not sentence or says_unknown(sentence):
+        return False
+    return bool(content_tokens(sentence)) or bool(facts_of(sentence))
+
+
+def _judge(
+    claim: str, context: str, cited: list[int], passages: Sequence[Passage]
+) -> tuple[ClaimVerdict, int | None, ClaimCheck | None]:
+    """The verdict on one claim, the passage number it ends up citing and the check that supports it."""
+    by_n = {p.n: p for p in passages}
+    first_failure: ClaimCheck | None = None
+    for n in cited:
+        check = check_claim(claim, by_n[n].chunk.text, context=context)
+        if check.supported:
+            return ClaimVerdict(claim, "verified", (n,)), n, check
+        first_failure = first_failure or check
+    # the model cited the wrong passage, or none: a passage it did not choose must support the claim more strongly,
+    # unless the claim states facts (numbers, names, identifiers): those must all be found there, which is stronger
+    threshold = SUPPORT_THRESHOLD if facts_of(claim) else ATTRIBUTION_THRESHOLD
+    others = [p for p in passages if p.n not in cited]
+    checks = [(p.n, check_claim(claim, p.chunk.text, context=context, threshold=threshold)) for p in others]
+    supported = [(n, c) for n, c in checks if c.supported]
+    if supported:
+        n, check = max(supported, key=lambda item: (item[1].support, -item[0]))
+        return ClaimVerdict(claim, "reattributed", (n,)), n, check
+    if first_failure is None and checks:
+        first_failure = max((c for _, c in checks), key=lambda c: c.support)
+    reason = first_failure.reason if first_failure else "no passage to check it against"
+    return ClaimVerdict(claim, "unsupported", (), reason), None, None
+
+
+def _with_marker(sentence: str, n: int | None) -> str:
+    """``sentence`` with its markers replaced by ``[n]`` before its closing punctuation (none when ``n`` is None).
+
+    The marker keeps the spacing the model used ("approval [1]."); a new one follows Latin text after a space.
+    """
+    first = _MARKER.search(sentence)
+    bare = _MARKER.sub("", sentence).rstrip()
+    if n is None:
+        return bare
+    at = len(bare) - 1 if bare and bare[-1] in _CLOSING else len(bare)
+    if first is not None:
+        space = first.group()[: len(first.group()) - len(first.group().lstrip())]
+    else:
+        space = " " if at and bare[at - 1].isascii() and bare[at - 1].isalnum() else ""
+    return f"{bare[:at]}{space}[{n}]{bare[at:]}"

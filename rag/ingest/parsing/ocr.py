@@ -1,0 +1,207 @@
+"""OCR of PDF pages with Tesseract through PyMuPDF, in reading order, cached by the rendered page's content.
+
+A page is rendered, Tesseract reads it (``Pixmap.pdfocr_tobytes``), and its words are put back in reading
+order by recursive XY cuts (columns before rows), then grouped into lines and paragraphs. Results are kept
+under ``<storage>/ocr_cache`` keyed by a hash of the rendered pixels, the languages and the resolution, so
+re-reading a file (a changed setting, a renamed copy) never runs Tesseract twice on the same page.
+
+``which_pages_need_ocr`` in ``rag.ingest.parsing.pdf`` decides when a page is OCR'd; this module only reads.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+
+from rag.errors import DocumentReadError
+from rag.ingest.text_cleanup import is_cjk, normalize_text
+
+OCR_PACKAGES = "tesseract-ocr tesseract-ocr-jpn tesseract-ocr-eng"
+"""The Debian packages OCR needs (scripts/setup.sh installs them)."""
+_SPECK = re.compile(r"^[\W_]{0,2}$")
+_MIN_CHARS = 4
+_CACHE_VERSION = "2"  # bump when the reading-order or line building changes: cached readings are then redone
+
+
+@dataclass(frozen=True, slots=True)
+class OcrLine:
+    """One line of OCR text with its box in page coordinates and the paragraph it belongs to."""
+
+    text: str
+    rect: tuple[float, float, float, float]
+    paragraph: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+@functools.cache
+def tessdata_dir() -> str:
+    """Tesseract's language folder (``TESSDATA_PREFIX``, else found by asking ``tesseract``).
+
+    Raises:
+        DocumentReadError: Tesseract is not installed (the message names the apt packages).
+    """
+    if shutil.which("tesseract") is None and not __import__("os").environ.get("TESSDATA_PREFIX"):
+        raise DocumentReadError(_missing_message())
+    try:
+        return str(pymupdf.get_tessdata())
+    except RuntimeError as err:
+        raise DocumentReadError(_missing_message()) from err
+
+
+def _missing_message() -> str:
+    return (
+        "this PDF has pages that need OCR (scanned images or image-only slides), but Tesseract is not installed. "
+        f"Install it with `apt-get install {OCR_PACKAGES}` (scripts/start.sh does), then index the file again."
+    )
+
+
+def check_languages(language: str) -> None:
+    """Raise when a language in ``language`` (``jpn+eng``) has no traineddata file."""
+    folder = Path(tessdata_dir())
+    missing = [lang for lang in language.split("+") if not (folder / f"{lang}.traineddata").exists()]
+    if missing:
+        raise DocumentReadError(
+            f"OCR language(s) {', '.join(missing)} are not installed in {folder}. Install "
+            f"{' '.join('tesseract-ocr-' + m for m in missing)} with apt-get, or change RAG_OCR_LANGUAGE."
+        )
+
+
+def ocr_page(
+    page: pymupdf.Page, *, language: str, dpi: int, cache_dir: Path | None, clip: pymupdf.Rect | None = None
+) -> list[OcrLine]:
+    """Read one page (or the ``clip`` part of it) with Tesseract.
+
+    Args:
+        page: the PDF page.
+        language: Tesseract languages, ``+``-joined (``jpn+eng``).
+        dpi: render resolution.
+        cache_dir: where readings are cached (None: no cache).
+        clip: the area to read (None: the whole page).
+
+    Returns:
+        The page's lines in reading order, in the page's coordinates.
+
+    Raises:
+        DocumentReadError: Tesseract or a language is missing, or it failed on the page.
+    """
+    area = pymupdf.Rect(clip) if clip is not None else page.rect
+    pixmap = page.get_pixmap(dpi=dpi, clip=area)
+    key = hashlib.sha256(f"{_CACHE_VERSION}|{language}|{dpi}|{pixmap.width}x{pixmap.height}|".encode())
+    key.update(pixmap.samples_mv)
+    cache_file = cache_dir / key.hexdigest()[:2] / f"{key.hexdigest()}.json" if cache_dir else None
+    if cache_file is not None and cache_file.exists():
+        try:
+            return [
+                OcrLine(t, (x0, y0, x1, y1), p) for t, x0, y0, x1, y1, p in json.loads(cache_file.read_text("utf-8"))
+            ]
+        except (OSError, ValueError, TypeError):
+            pass  # an unreadable cache entry is read again below
+    check_languages(language)
+    try:
+        reading = pymupdf.open(stream=pixmap.pdfocr_tobytes(language=language, tessdata=tessdata_dir()))
+    except (RuntimeError, ValueError) as err:
+        raise DocumentReadError(f"OCR failed on page {page.number + 1} ({err}).") from err
+    with reading:
+        scale = area.width / reading[0].rect.width
+        x, y = area.x0, area.y0
+        # specks read as "_", "." or ";" between columns would bridge the gutter: punctuation alone is dropped
+        words = [
+            _Word(str(w[4]), x + w[0] * scale, y + w[1] * scale, x + w[2] * scale, y + w[3] * scale)
+            for w in reading[0].get_text("words")
+            if not _SPECK.match(str(w[4]))
+        ]
+    # a few letters read from a drawing (a circle as "O") are not text
+    lines = _lines(words) if sum(ch.isalnum() for w in words for ch in w.text) >= _MIN_CHARS else []
+    if cache_file is not None:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_suffix(".part")
+        tmp.write_text(json.dumps([[ln.text, *ln.rect, ln.paragraph] for ln in lines], ensure_ascii=False), "utf-8")
+        tmp.replace(cache_file)
+    return lines
+
+
+def _median_height(words: Sequence[_Word]) -> float:
+    heights = sorted(w.y1 - w.y0 for w in words)
+    return heights[len(heights) // 2] if heights else 10.0
+
+
+def _gaps(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Empty intervals (start, end) between the union of ``spans``."""
+    gaps = []
+    spans = sorted(spans)
+    reach = spans[0][1]
+    for start, end in spans[1:]:
+        if start > reach:
+            gaps.append((reach, start))
+        reach = max(reach, end)
+    return gaps
+
+
+def _reading_order(words: list[_Word], height: float) -> list[list[_Word]]:
+    """Regions of words in reading order, by recursive XY cuts: a column gutter (wider than a word space,
+    with more than one line on each side) first, else the widest gap between rows. A region no cut divides
+    is one line."""
+    if len(words) <= 1:
+        return [words] if words else []
+    gutters = [g for g in _gaps([(w.x0, w.x1) for w in words]) if g[1] - g[0] > 1.2 * height]
+    for start, _ in sorted(gutters, key=lambda g: g[0] - g[1]):
+        left = [w for w in words if w.x1 <= start + 0.01]
+        right = [w for w in words if w.x1 > start + 0.01]
+        if _is_column(left, height) and _is_column(right, height):  # a wide space inside one line is no gutter
+            return _reading_order(left, height) + _reading_order(right, height)
+    rows = [g for g in _gaps([(w.y0 + 0.25 * (w.y1 - w.y0), w.y1 - 0.25 * (w.y1 - w.y0)) for w in words])]
+    if rows:
+        cut = max(rows, key=lambda g: g[1] - g[0])
+        middle = (cut[0] + cut[1]) / 2
+        above = [w for w in words if (w.y0 + w.y1) / 2 < middle]
+        return _reading_order(above, height) + _reading_order([w for w in words if (w.y0 + w.y1) / 2 >= middle], height)
+    return [sorted(words, key=lambda w: w.x0)]
+
+
+def _is_column(words: Sequence[_Word], height: float) -> bool:
+    return max(w.y1 for w in words) - min(w.y0 for w in words) > 2 * height
+
+
+def _join_words(words: Sequence[_Word]) -> str:
+    text = ""
+    for word in words:
+        if text and not (is_cjk(text[-1]) and is_cjk(word.text[0])):
+            text += " "
+        text += word.text
+    return normalize_text(text)
+
+
+def _lines(words: list[_Word]) -> list[OcrLine]:
+    """Lines in reading order; a new paragraph starts at a new column or after a gap taller than a line."""
+    height = _median_height(words)
+    lines: list[OcrLine] = []
+    paragraph = 0
+    for region in _reading_order(words, height):
+        text = _join_words(region)
+        if not text:
+            continue
+        rect = (min(w.x0 for w in region), min(w.y0 for w in region),
+                max(w.x1 for w in region), max(w.y1 for w in region))  # fmt: skip
+        if lines:
+            prev = lines[-1].rect
+            new_column = rect[1] < prev[1] or rect[0] > prev[2]
+            if new_column or rect[1] - prev[3] > 0.9 * height:
+                paragraph += 1
+        lines.append(OcrLine(text, rect, paragraph))
+    return lines

@@ -1,0 +1,157 @@
+"""Office Open XML: DOCX (python-docx) and XLSX (openpyxl), and the inflated-size check every OOXML file passes."""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from pathlib import Path
+from xml.etree.ElementTree import ParseError
+
+import docx
+import openpyxl
+from docx.opc.exceptions import PackageNotFoundError
+from docx.table import Table
+from docx.text.paragraph import Paragraph
+from lxml.etree import XMLSyntaxError
+from openpyxl.utils.exceptions import InvalidFileException
+
+from rag.errors import DocumentReadError
+from rag.ingest.metadata import iso_date
+from rag.ingest.parsing.tabular import render_markdown_table, table_blocks
+from rag.ingest.text_cleanup import normalize_text
+from rag.records import Block, ParsedDocument
+
+_HEADING_STYLE = re.compile(r"^(?:heading|見出し)\s*(\d)$|^(title|表題)$", re.IGNORECASE)
+_READ_ERRORS = (zipfile.BadZipFile, PackageNotFoundError, InvalidFileException, KeyError, ParseError, ValueError)
+MAX_INFLATED_MB = 256
+"""Most an Office file may unpack to: its XML is parsed in memory at several times its size."""
+MAX_INFLATION_RATIO = 100
+"""Above this unpacked/packed ratio (and past 32 MB unpacked) a file is a ZIP bomb, not a document."""
+
+
+def check_inflated_size(path: Path, what: str) -> None:
+    """Refuse an Office file (a ZIP) whose parts unpack to more than the engine will hold in memory.
+
+    Python's zipfile never inflates a member past its declared size, so the declared sizes bound the work.
+
+    Args:
+        path: the file.
+        what: ``Word``, ``Excel`` or ``PowerPoint``, for the message.
+
+    Raises:
+        DocumentReadError: the file would unpack past ``MAX_INFLATED_MB``, or is a ZIP bomb.
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, OSError) as err:
+        raise DocumentReadError(
+            f"{path.name} is damaged or not a real {what} file ({err}). Open it and save it again."
+        ) from err
+    inflated = sum(m.file_size for m in members)
+    packed = max(1, sum(m.compress_size for m in members))
+    bomb = inflated > 32 * 1024 * 1024 and inflated / packed > MAX_INFLATION_RATIO
+    if inflated > MAX_INFLATED_MB * 1024 * 1024 or bomb:
+        raise DocumentReadError(
+            f"{path.name} unpacks from {packed / 1024 / 1024:.1f} MB to {inflated / 1024 / 1024:.0f} MB, more than a "
+            f"{what} document should (limit {MAX_INFLATED_MB} MB, {MAX_INFLATION_RATIO}x): it was refused to protect "
+            "memory. If it is a genuine document, split it into smaller files."
+        )
+
+
+def _is_heading(paragraph: Paragraph) -> bool:
+    try:
+        style = paragraph.style.name if paragraph.style is not None else ""
+    except (KeyError, AttributeError):  # a style id the styles part does not define
+        style = ""
+    return bool(style) and _HEADING_STYLE.match(style.strip()) is not None
+
+
+def _docx_table(table: Table) -> str:
+    # a merged cell repeats its text in every grid column it spans, which keeps columns aligned
+    rows = [[cell.text for cell in row.cells] for row in table.rows]
+    return render_markdown_table(rows[0], rows[1:]) if rows else ""
+
+
+def parse_docx(path: Path, date: str) -> ParsedDocument:
+    """Read a DOCX: paragraphs in order, ``Heading N`` / ``Title`` styles as sections, tables as markdown.
+
+    Args:
+        path: the file.
+        date: fallback date (file mtime) when the core properties carry none.
+
+    Raises:
+        DocumentReadError: the file is not a readable Word document or has no text.
+    """
+    try:
+        document = docx.Document(str(path))
+        props = document.core_properties
+        doc_date = iso_date(props.created) or iso_date(props.modified) or date
+        title = normalize_text(props.title or "")
+        blocks: list[Block] = []
+        section = ""
+        for item in document.iter_inner_content():
+            if isinstance(item, Paragraph):
+                text = normalize_text(item.text)
+                if not text:
+                    continue
+                if _is_heading(item):
+                    section = text
+                    blocks.append(Block(text=text, kind="heading", section=section))
+                else:
+                    blocks.append(Block(text=text, section=section))
+            elif isinstance(item, Table) and (markdown := _docx_table(item)):
+                blocks.append(Block(text=markdown, kind="table", section=section))
+    except XMLSyntaxError as err:
+        raise DocumentReadError(
+            f"{path.name}: its XML could not be parsed ({err}). A single stretch of text over 10 MB without a "
+            "break cannot be read; split that text into paragraphs (or save the document again from Word)."
+        ) from err
+    except _READ_ERRORS as err:
+        raise DocumentReadError(
+            f"{path.name} is not a readable Word document ({type(err).__name__}: {err}). "
+            "Open it in Word and save it again as .docx."
+        ) from err
+    if not blocks:
+        raise DocumentReadError(f"{path.name} contains no text. Add content to the document and try again.")
+    first_heading = next((b.text for b in blocks if b.kind == "heading"), "")
+    return ParsedDocument(blocks=tuple(blocks), title=title or first_heading, date=doc_date)
+
+
+def parse_xlsx(path: Path, date: str) -> ParsedDocument:
+    """Read an XLSX: each sheet's used rows as table blocks (first non-empty row is the header).
+
+    Cached formula results are read (``data_only``); the sheet name becomes the section.
+
+    Raises:
+        DocumentReadError: the file is not a readable workbook or every sheet is empty.
+    """
+    try:
+        # a file object, not the path: openpyxl refuses names not ending in .xlsx (sniffed files may differ)
+        workbook = openpyxl.load_workbook(io.BytesIO(path.read_bytes()), read_only=True, data_only=True)
+    except OSError as err:
+        raise DocumentReadError(f"{path.name} could not be read ({err}).") from err
+    except _READ_ERRORS as err:
+        raise DocumentReadError(
+            f"{path.name} is not a readable Excel workbook ({type(err).__name__}: {err}). "
+            "Open it in Excel and save it again as .xlsx."
+        ) from err
+    try:
+        props = workbook.properties
+        doc_date = iso_date(props.created) or iso_date(props.modified) or date
+        blocks: list[Block] = []
+        for sheet in workbook.worksheets:
+            rows = [list(r) for r in sheet.iter_rows(values_only=True)]
+            rows = [r for r in rows if any(v is not None and str(v).strip() for v in r)]
+            if not rows:
+                continue
+            name = normalize_text(sheet.title)
+            blocks.append(Block(text=name, kind="heading", section=name))
+            blocks.extend(table_blocks(rows[0], rows[1:], section=name))
+        title = normalize_text(props.title or "")
+    finally:
+        workbook.close()
+    if not any(b.kind == "table" for b in blocks):
+        raise DocumentReadError(f"{path.name}: every sheet is empty. Add data to the workbook and try again.")
+    return ParsedDocument(blocks=tuple(blocks), title=title, date=doc_date)

@@ -1,0 +1,153 @@
+"""Per-file ingestion: decide whether a file changed, then parse, chunk and tokenize it.
+
+Embedding and writing happen in ``rag.index`` so that chunks of many small files share embedding batches. Chunks
+are made as they are taken: a file with more than one slice of chunks (``settings.index_slice_chunks``) comes
+back with its first slice and the rest still to be read (``PreparedFile.more``), and is committed in parts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from rag.errors import DocumentReadError, UnsupportedFileError
+from rag.ingest.discovery import SourceFile
+from rag.ingest.tokenization import Tokenizer
+from rag.records import Chunk, FileOutcome, ParsedDocument
+from rag.settings import Settings
+
+
+class IndexedCopy(Protocol):
+    """What the index holds of a file's last run (its manifest ``SourceRow``): enough to tell whether it changed."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def mtime(self) -> float: ...
+    @property
+    def hash(self) -> str: ...
+    @property
+    def chunks(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedFile:
+    """A changed (or new) file, parsed and chunked, waiting for embeddings."""
+
+    file: SourceFile
+    size: int
+    mtime: float
+    digest: str
+    doc: ParsedDocument
+    doc_type: str
+    chunks: tuple[Chunk, ...]  # all of them, or the first slice of a file committed in parts
+    tokens: tuple[tuple[str, ...], ...]
+    previous: IndexedCopy | None
+    more: Iterator[Chunk] | None = None  # the chunks after ``chunks``, still to be read (committed in parts)
+    resume_at: int = 0  # chunks an interrupted run committed (in reading order, before near-duplicate removal)
+    fraction_read: Callable[[], float] = lambda: 1.0  # of the file, for progress
+
+    @property
+    def in_parts(self) -> bool:
+        """Committed slice by slice (too big for one commit, or resuming an interrupted one)."""
+        return self.more is not None or self.resume_at > 0
+
+
+def file_digest(path: Path) -> str:
+    sha = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            sha.update(block)
+    return sha.hexdigest()
+
+
+def prepare_file(
+    file: SourceFile,
+    previous: IndexedCopy | None,
+    settings: Settings,
+    tokenizer: Tokenizer,
+    *,
+    committed_chunks: int = 0,
+) -> PreparedFile | FileOutcome:
+    """Return a FileOutcome when nothing needs embedding (unchanged or failed), else the prepared chunks.
+
+    The cheap check (same path, size and mtime as the indexed copy) skips hashing; a touched file whose
+    content is the same is still ``unchanged``. A file recorded as ``partial`` with the same content resumes
+    after its ``committed_chunks`` first chunks; with other content it starts again.
+
+    Args:
+        file: the file.
+        previous: its manifest row, if any.
+        settings: engine settings (``index_slice_chunks`` is how many chunks are read ahead).
+        tokenizer: the BM25 tokenizer.
+        committed_chunks: for a ``partial`` row, how many chunks the interrupted run committed.
+    """
+    from rag.ingest.chunking import iter_chunks
+    from rag.ingest.metadata import classify_doc_type
+    from rag.ingest.parsing import file_kind, open_document
+
+    try:
+        stat = file.path.stat()
+    except OSError as err:
+        return FileOutcome(file.source, "failed", error=f"Cannot read {file.path}: {err.strerror or err}")
+    if not file.explicit:
+        try:
+            file_kind(file.path)  # 8 KB: a stray video in a folder is skipped before it is hashed
+        except UnsupportedFileError as err:
+            return FileOutcome(file.source, "skipped", error=str(err))
+        except DocumentReadError:
+            pass  # reported by open_document below, after the unchanged check
+    indexed = previous if previous is not None and previous.status == "indexed" else None
+    if indexed and indexed.path == str(file.path) and (indexed.size, indexed.mtime) == (stat.st_size, stat.st_mtime):
+        return FileOutcome(file.source, "unchanged", chunks=indexed.chunks)
+    try:
+        digest = file_digest(file.path)
+    except OSError as err:
+        return FileOutcome(file.source, "failed", error=f"Cannot read {file.path}: {err.strerror or err}")
+    if indexed and indexed.hash == digest:
+        return FileOutcome(file.source, "unchanged", chunks=indexed.chunks)
+    resume_at = committed_chunks if previous and previous.status == "partial" and previous.hash == digest else 0
+    try:
+        opened = open_document(file.path, settings)
+    except (UnsupportedFileError, DocumentReadError) as err:
+        return FileOutcome(file.source, "failed", error=str(err))
+    doc = opened.doc
+    doc_type = classify_doc_type(file.rel_path, settings)
+    chunks = iter_chunks(doc, opened.blocks, source=file.source, rel_path=file.rel_path, doc_type=doc_type,
+                         settings=settings, skip=resume_at)  # fmt: skip
+    if settings.mask_pii:
+        from rag.ingest.chunking import chunk_id
+        from rag.ingest.pii import mask_chunk
+
+        chunks = (mask_chunk(c, chunk_id) for c in chunks)
+    ahead = settings.index_slice_chunks
+    first = list(itertools.islice(chunks, ahead + 1))
+    more = itertools.chain(first[ahead:], chunks) if len(first) > ahead else None
+    first = first[:ahead]
+    if not first and not resume_at:
+        return FileOutcome(
+            file.source,
+            "failed",
+            error="No indexable text found (empty, scanned images without a text layer, or only tiny fragments).",
+            warnings=doc.warnings,
+        )
+    return PreparedFile(file, stat.st_size, stat.st_mtime, digest, doc, doc_type, tuple(first),
+                        tokens_of(first, tokenizer), previous, more, resume_at, opened.fraction_read)  # fmt: skip
+
+
+def tokens_of(chunks: Sequence[Chunk], tokenizer: Tokenizer) -> tuple[tuple[str, ...], ...]:
+    """The BM25 tokens of each chunk (its section heading included)."""
+    return tuple(tuple(tokenizer.tokenize(_searchable_text(c))) for c in chunks)
+
+
+def _searchable_text(chunk: Chunk) -> str:
+    # the section heading is part of what a chunk is about: keyword search should match it too
+    return f"{chunk.section}\n{chunk.text}" if chunk.section and chunk.section not in chunk.text else chunk.text
