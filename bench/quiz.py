@@ -76,6 +76,9 @@ class FileCatalog:
     def chunks_of(self, source: str) -> list[Chunk]:
         return self._chunks.get(source, [])
 
+    def version(self) -> str:
+        return "fixed"  # never written to
+
 
 def judge(quiz: Quiz) -> list[dict]:
     """Each item of ``quiz`` judged on what it shows: its statement and its citations' quotes."""

@@ -100,7 +100,7 @@ class RagService:
             IndexBusyError: another process is writing and did not finish within the lock timeout.
             ModelMismatchError: the index was built with another embedding model.
         """
-        return self._changed(self.index.index_paths([Path(p) for p in paths], progress=progress))
+        return self.index.index_paths([Path(p) for p in paths], progress=progress)
 
     def index_uploads(
         self, files: Sequence[tuple[str, bytes]], *, progress: ProgressCallback | None = None
@@ -114,11 +114,11 @@ class RagService:
         saved, refused = save_uploads(self.index.uploads_dir, files)
         report = self.index.index_paths(saved, progress=progress, root=self.index.uploads_dir)
         failed = tuple(FileOutcome(name, "failed", error=message) for name, message in refused)
-        return self._changed(replace(report, files=failed + report.files))
+        return replace(report, files=failed + report.files)
 
     def reindex(self, sources: Sequence[str] | None = None, *, progress: ProgressCallback | None = None) -> IndexReport:
         """Re-read sources (all when None) from their recorded paths; unchanged ones cost nothing."""
-        return self._changed(self.index.reindex(sources, progress=progress))
+        return self.index.reindex(sources, progress=progress)
 
     def remove_sources(self, sources: Sequence[str], *, confirmed_by: str = "") -> int:
         """Delete sources from the manifest, Chroma and BM25. Returns the number of chunks removed.
@@ -131,14 +131,7 @@ class RagService:
         Raises:
             SourceNotFoundError: a named source is not indexed (nothing is removed then).
         """
-        removed = self.index.remove_sources(sources, confirmed_by=confirmed_by)
-        self.quiz_pool.invalidate()
-        return removed
-
-    def _changed(self, report: IndexReport) -> IndexReport:
-        if report.embedded or report.removed or any(f.status != "unchanged" for f in report.files):
-            self.quiz_pool.invalidate()
-        return report
+        return self.index.remove_sources(sources, confirmed_by=confirmed_by)
 
     # ---- inspection --------------------------------------------------------------------------------------
 

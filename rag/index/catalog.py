@@ -19,6 +19,10 @@ class ChunkCatalog:
         """The source's chunks in reading order (empty when the source is unknown)."""
         return self._manifest.chunks_of(source)
 
+    def version(self) -> str:
+        """The committed index version (one small read: what caches of chunks are keyed by)."""
+        return self._manifest.index_version
+
     def neighbours(self, chunk_id: str, window: int = 1) -> list[Chunk]:
         """The chunk with up to ``window`` chunks on each side, in reading order."""
         found = self._manifest.chunks_by_id([chunk_id]).get(chunk_id)

@@ -50,6 +50,10 @@ class ChunkCatalog(Protocol):
         """The source's chunks ordered by ``chunk_index``."""
         ...
 
+    def version(self) -> str:
+        """The index version: it changes with every write, from this process or any other."""
+        ...
+
 
 def nfc(name: str) -> str:
     """The NFC form of a source name (the form every lookup uses)."""
@@ -69,6 +73,9 @@ def difficulty_score(chunk: Chunk, level: str) -> float:
 class ChunkPool:
     """Thread-safe cache of each source's chunks, and sampling from it.
 
+    The cache is keyed by the index version, so a write by anyone (this dashboard, the CLI in another process)
+    is seen at the next look-up without being told.
+
     Args:
         catalog: where chunks come from.
     """
@@ -76,6 +83,7 @@ class ChunkPool:
     def __init__(self, catalog: ChunkCatalog) -> None:
         self._catalog = catalog
         self._cache: dict[str, tuple[Chunk, ...]] = {}
+        self._cached_version = ""
         self._lock = threading.Lock()
 
     def chunks(self, source: str) -> tuple[Chunk, ...]:
@@ -85,7 +93,11 @@ class ChunkPool:
             SourceNotFoundError: the catalog has no chunks for the source.
         """
         key = nfc(source)
+        version = self._catalog.version()
         with self._lock:
+            if version != self._cached_version:
+                self._cache.clear()
+                self._cached_version = version
             cached = self._cache.get(key)
         if cached is not None:
             return cached
@@ -101,14 +113,6 @@ class ChunkPool:
         with self._lock:
             self._cache[key] = tuple(usable)
         return tuple(usable)
-
-    def invalidate(self, source: str | None = None) -> None:
-        """Forget cached chunks (of one source, or all) after the index changed."""
-        with self._lock:
-            if source is None:
-                self._cache.clear()
-            else:
-                self._cache.pop(nfc(source), None)
 
     def sample(
         self,

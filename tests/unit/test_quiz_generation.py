@@ -68,6 +68,9 @@ class Catalog:
     def chunks_of(self, source: str) -> list[Chunk]:
         return self.docs.get(source, [])
 
+    def version(self) -> str:
+        return "fixed"  # never written to
+
 
 def reply(items: list[tuple[str, str]], answer: bool = True) -> str:
     return json.dumps(

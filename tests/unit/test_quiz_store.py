@@ -10,6 +10,8 @@ import pytest
 
 from rag.quiz.models import CitationRef, Quiz, QuizItem
 from rag.quiz.store import QuizNotFoundError, QuizStore
+from rag.service import RagService
+from rag.settings import Settings
 
 
 def make_quiz(quiz_id: str = "abc123", created_at: str = "2026-01-01T00:00:00+00:00") -> Quiz:
@@ -111,3 +113,19 @@ def test_concurrent_score_writes_from_threads_are_all_kept(tmp_path: Path) -> No
     assert errors == []
     assert len(QuizStore(tmp_path).scores("abc123")) == 80
     json.loads((tmp_path / "abc123.json").read_text(encoding="utf-8"))
+
+
+def test_a_write_by_another_process_reaches_the_quiz_pool_without_being_told(
+    tmp_path: Path, settings: Settings, minilm_embedder: object
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    note = folder / "note.md"
+    note.write_text("# Backups\n\nSnapshots older than 45 days are pruned automatically every night.\n", "utf-8")
+    dashboard = RagService(settings, embedder=minilm_embedder)  # type: ignore[arg-type]
+    dashboard.index_paths([folder])
+    assert "45 days" in dashboard.quiz_pool.chunks("docs/note.md")[0].text
+    # the CLI, another process: its own service over the same storage
+    note.write_text("# Backups\n\nSnapshots older than 90 days are pruned automatically every night.\n", "utf-8")
+    RagService(settings, embedder=minilm_embedder).index_paths([folder])  # type: ignore[arg-type]
+    assert "90 days" in dashboard.quiz_pool.chunks("docs/note.md")[0].text
