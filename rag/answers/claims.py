@@ -124,24 +124,34 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"gigabytes?|gb|ギガバイト", "gb"),
     (r"terabytes?|tb|テラバイト", "tb"),
     (r"bytes?|バイト", "byte"),
+    # counters that say what is counted (a count of cases is no count of sessions); item counters such as
+    # つ/個/項目 stay unitless, since "8つ" and "8項目" count the same things
+    (r"people|persons?|人|名", "person"),
+    (r"compan(?:y|ies)|社", "company"),
+    (r"cases?|件", "case"),
+    (r"times|回", "times"),
+    (r"歳", "age"),
+    (r"倍", "fold"),
     (r"月", "month"),
     (r"日", "day"),
 )
+COUNTERS = frozenset({"person", "company", "case", "times", "age", "fold"})
+"""Units that say what is counted: a claim's count must meet the same counter in the evidence."""
 _CURRENCY_PREFIX = {"$": "usd", "¥": "jpy", "€": "eur", "£": "gbp"}
 _UNIT_RE = "|".join(f"(?:{pattern})" for pattern, _ in _UNITS)
 _NUMBER = re.compile(
-    r"(?P<currency>[$¥€£])?\s?"
+    r"(?P<ordinal>第\s?)?(?P<currency>[$¥€£])?\s?"
     r"(?<![A-Za-z0-9_.,])(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?P<fraction>\.\d+)?(?![\d.]*\.\d)"
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|k|m)\b)?"
     r"(?P<ja>(?:\s?[千万億兆](?:\d+(?:\.\d+)?)?)*)"
-    rf"(?:\s?(?P<unit>{_UNIT_RE}))?",
+    rf"(?:\s?(?P<unit>{_UNIT_RE})(?![A-Za-z]))?",
     re.IGNORECASE,
 )
 _JA_PIECE = re.compile(r"(\d+(?:\.\d+)?)?\s?([千万億兆])")
 _KANJI_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _KANJI_SMALL = {"十": 10, "百": 100, "千": 1000}
 _KANJI_NUMBER = re.compile(
-    r"(?<![\u4e00-\u9fff])([〇零一二三四五六七八九十百千]+)(?=つ|個|件|種類|種|回|人|名|台|本|枚|項目|章|節|条|点|歳|か月|ヶ月|年|日|週|分|秒|時間)"
+    r"(?<![\u4e00-\u9fff])([〇零一二三四五六七八九十百千]+)(?=(つ|個|件|種類|種|回|人|名|台|本|枚|項目|章|節|条|点|歳|か月|ヶ月|年|日|週|分|秒|時間))"
 )
 _WORD_NUMBERS = {
     w: n
@@ -231,14 +241,30 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Fact]:
         if match["ja"].strip():
             value = _ja_value(value, match["ja"])
         unit = _CURRENCY_PREFIX.get(match["currency"] or "", "") or _unit_of(match["unit"])
+        if not unit and not match["fraction"] and _is_list_label(text, match.start("digits"), match.end("digits")):
+            continue  # "1 「…」" or "(2) …" at the start of a line numbers an item; it counts nothing
+        if match["ordinal"]:
+            unit = "ordinal"  # 第1回 is the first meeting, not one meeting
         facts.append(Fact("number", f"{_canonical(value)} {unit}".strip(), match.group().strip()))
         taken.append(match.span())
     for match in _KANJI_NUMBER.finditer(text):
         if (number := _kanji_value(match[1])) is not None and not _overlaps(match.span(), taken):
-            facts.append(Fact("number", str(number), match[1]))
+            facts.append(Fact("number", f"{number} {_unit_of(match[2])}".strip(), match[1]))
     for match in _WORD_NUMBER.finditer(text):
         facts.append(Fact("number", str(_WORD_NUMBERS[match[1].lower()]), match[1]))
     return facts
+
+
+_LIST_LABEL_TAIL = re.compile(r"[.)）](?!\d)|[ \t]+(?=[「『“\"(（\[A-Z])")
+
+
+def _is_list_label(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``text[start:end]`` numbers a list item: it opens its line (after "(" at most) and a
+    ".", ")" or a space follows it ("1 「…」", "(2) …", "3. …")."""
+    if start > 0 and text[start - 1] in "(（":
+        start -= 1
+    before = text[:start].rstrip(" \t")
+    return (not before or before.endswith("\n")) and bool(_LIST_LABEL_TAIL.match(text, end))
 
 
 def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
@@ -343,7 +369,9 @@ def _found(fact: Fact, evidence_facts: tuple[Fact, ...], evidence_text: str) -> 
             if fact.value == other.value:
                 return True
         elif fact.kind in ("number", "date", "version") and other.kind in ("number", "date", "version"):
-            if fact.magnitude == other.magnitude and (not fact.unit or not other.unit or fact.unit == other.unit):
+            # a measure may be written without its unit in a table; a count of people or cases says what it counts
+            loose = fact.unit not in COUNTERS and (not fact.unit or not other.unit)
+            if fact.magnitude == other.magnitude and (loose or fact.unit == other.unit):
                 return True
             if fact.kind == "version" and fact.value in other.text:
                 return True

@@ -170,6 +170,7 @@ def _answer_one(service: AnsweringService, question: GoldenQuestion) -> dict[str
         "no_answer": question.no_answer,
         "refused": refused(answer),
         "replaced_by_evidence": bool(answer.model_answer),
+        "model_answer": answer.model_answer,
         "llm_error": answer.llm_error or None,
         "claims_checked": len(judged),
         "claims_supported": sum(c.status in ("verified", "reattributed") for c in judged),
@@ -186,7 +187,13 @@ def _quote_is_verbatim(service: AnsweringService, chunk_id: str, quote: str) -> 
 
 
 def _shown_but_unsupported(answer: Answer) -> int:
-    """Answer sentences shown as verified whose cited quote lacks one of their facts or flips their polarity."""
+    """Answer sentences shown as verified whose cited quote lacks one of their facts or flips their polarity.
+
+    An answer replaced by the evidence shows none of the model's sentences as verified (its citations are the
+    evidence's, numbered afresh), so it counts none.
+    """
+    if answer.model_answer:
+        return 0
     quotes = {c.n: c.quote for c in answer.citations}
     count = 0
     for claim in answer.claims:

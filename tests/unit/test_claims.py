@@ -71,6 +71,17 @@ def test_an_entity_the_passage_never_names_is_caught() -> None:
 
 
 @needs_realdocs
+def test_a_count_of_cases_is_not_vouched_for_by_an_ordinal_or_another_counter() -> None:
+    """The MHLW material never counts its cases; "第1回研究会" (the first meeting) must not vouch for "1件"."""
+    passage = chunk_with("ja_mhlw_worker_status_caselaw_method.pdf", "第1回研究会").text
+    assert not check_claim("労働者性が肯定された裁判例は1件です。", passage).supported
+    assert not check_claim("研究会は1回開かれました。", passage).supported
+    assert check_claim("資料は第1回研究会のものです。", passage).supported
+    assert [f.value for f in facts_of("3名")] == [f.value for f in facts_of("3人")] == ["3 person"]
+    assert [f.value for f in facts_of("3社")] == ["3 company"]
+
+
+@needs_realdocs
 def test_a_wrong_count_is_caught_in_japanese() -> None:
     """The line-composition rules define twelve character classes (cl-i to cl-xii), not 2."""
     passage = chunk_with("ja_w3c_jlreq_line_composition.html", "12 個とする").text
