@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,9 +61,16 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, models_dir: Path) -> Iterator[str]:
     """`streamlit run streamlit_app.py` with storage in a temporary folder; yields its URL."""
+    with streamlit_server(tmp_path_factory.mktemp("e2e") / "storage", models_dir) as url:
+        yield url
+
+
+@contextmanager
+def streamlit_server(storage: Path, models_dir: Path) -> Iterator[str]:
+    """`streamlit run streamlit_app.py` over ``storage`` on a free loopback port, stopped on exit; its URL."""
     if not CHROMIUM.exists():
         pytest.skip("Debian chromium is not installed: apt-get install -y chromium fonts-ipafont-gothic")
-    storage = tmp_path_factory.mktemp("e2e") / "storage"
+    storage.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAG_") and k != "OLLAMA_HOST"}
     env.update(
         RAG_STORAGE_DIR=str(storage),
