@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Literal
@@ -359,6 +360,20 @@ def facts_of(text: str) -> tuple[Fact, ...]:
     return tuple(facts)
 
 
+def _same_fact(fact: Fact, other: Fact) -> bool:
+    return fact.kind == other.kind and fact.value.casefold() == other.value.casefold()
+
+
+def _same_magnitude(a: str, b: str) -> bool:
+    """Equal as written or as numbers: "2.0" (a version the text names) is the 2 of "仕様2.0"."""
+    if a == b:
+        return True
+    try:
+        return Decimal(a) == Decimal(b)
+    except InvalidOperation:
+        return False
+
+
 def _found(fact: Fact, evidence_facts: tuple[Fact, ...], evidence_text: str) -> bool:
     """Whether ``fact`` occurs among the evidence's facts (or, for names and identifiers, in its text)."""
     if fact.kind in ("identifier", "name"):
@@ -371,7 +386,7 @@ def _found(fact: Fact, evidence_facts: tuple[Fact, ...], evidence_text: str) -> 
         elif fact.kind in ("number", "date", "version") and other.kind in ("number", "date", "version"):
             # a measure may be written without its unit in a table; a count of people or cases says what it counts
             loose = fact.unit not in COUNTERS and (not fact.unit or not other.unit)
-            if fact.magnitude == other.magnitude and (loose or fact.unit == other.unit):
+            if _same_magnitude(fact.magnitude, other.magnitude) and (loose or fact.unit == other.unit):
                 return True
             if fact.kind == "version" and fact.value in other.text:
                 return True
@@ -423,7 +438,29 @@ def is_negated(sentence: str) -> bool:
 # ---- the check ---------------------------------------------------------------------------------------------
 
 
-def check_claim(claim: str, evidence: str, *, threshold: float = SUPPORT_THRESHOLD, context: str = "") -> ClaimCheck:
+def premises(question: str, texts: Sequence[str]) -> tuple[Fact, ...]:
+    """Facts the question states that the documents state too: the asker's premises, not the answer's claims.
+
+    "OpenChain仕様2.0の認証は何か月有効？" answered "仕様2.0の認証は18か月有効です [1]" restates "2.0" from the
+    question; the passage on duration never repeats it, yet the model invented nothing. A premise counts only when
+    one of ``texts`` (the passages the model read) holds it as well, so a question's wrong number ("is the limit 10
+    seconds?") confirmed by the answer is still caught.
+    """
+    found = []
+    for fact in facts_of(question):
+        if any(_found(fact, facts_of(text), _normalize(text)) for text in texts):
+            found.append(fact)
+    return tuple(found)
+
+
+def check_claim(
+    claim: str,
+    evidence: str,
+    *,
+    threshold: float = SUPPORT_THRESHOLD,
+    context: str = "",
+    given: Sequence[Fact] = (),
+) -> ClaimCheck:
     """Check one claim (an answer sentence, a quiz statement) against the text it cites.
 
     The evidence is cut into sentences (table rows read with their header row); the window of at most
@@ -437,11 +474,12 @@ def check_claim(claim: str, evidence: str, *, threshold: float = SUPPORT_THRESHO
         threshold: minimum share of content words.
         context: words the claim leans on without repeating them (the question, for a bare "1954年"): they count
             towards its content words, never towards its facts or polarity.
+        given: facts the claim may restate without the evidence holding them (``premises`` of the question).
 
     Returns:
         The verdict, with the verbatim evidence sentence(s) to quote.
     """
-    facts = facts_of(claim)
+    facts = tuple(f for f in facts_of(claim) if not any(_same_fact(f, g) for g in given))
     worded = f"{context} {claim}" if context else claim
     best: ClaimCheck | None = None
     best_key: tuple[bool, float] = (False, -1.0)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.answers.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote, closed_sentence_spans
-from rag.answers.claims import ClaimCheck, check_claim, facts_of
+from rag.answers.claims import ClaimCheck, Fact, check_claim, facts_of, premises
 from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, markers_of, says_unknown, strip_markers
 from rag.records import Citation, ClaimVerdict
 
@@ -64,6 +64,7 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
         The checked answer.
     """
     by_n = {p.n: p for p in passages}
+    given = premises(question, [p.chunk.text for p in passages])
     pieces: list[str] = []
     verdicts: list[ClaimVerdict] = []
     quotes: dict[int, str] = {}
@@ -80,7 +81,7 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
             continue
         context = question if len(content_tokens(plain)) < SHORT_CLAIM_TOKENS else ""
         cited = [n for n in markers_of(sentence) if n in by_n]
-        verdict, n, check = _judge(plain, context, cited, passages)
+        verdict, n, check = _judge(plain, context, cited, passages, given)
         verdicts.append(verdict)
         if verdict.status == "reattributed":
             attributed, moved = (attributed, moved + 1) if cited else (attributed + 1, moved)
@@ -108,13 +109,13 @@ def _is_claim(sentence: str) -> bool:
 
 
 def _judge(
-    claim: str, context: str, cited: list[int], passages: Sequence[Passage]
+    claim: str, context: str, cited: list[int], passages: Sequence[Passage], given: Sequence[Fact] = ()
 ) -> tuple[ClaimVerdict, int | None, ClaimCheck | None]:
     """The verdict on one claim, the passage number it ends up citing and the check that supports it."""
     by_n = {p.n: p for p in passages}
     first_failure: ClaimCheck | None = None
     for n in cited:
-        check = check_claim(claim, by_n[n].chunk.text, context=context)
+        check = check_claim(claim, by_n[n].chunk.text, context=context, given=given)
         if check.supported:
             return ClaimVerdict(claim, "verified", (n,)), n, check
         first_failure = first_failure or check
@@ -122,7 +123,9 @@ def _judge(
     # unless the claim states facts (numbers, names, identifiers): those must all be found there, which is stronger
     threshold = SUPPORT_THRESHOLD if facts_of(claim) else ATTRIBUTION_THRESHOLD
     others = [p for p in passages if p.n not in cited]
-    checks = [(p.n, check_claim(claim, p.chunk.text, context=context, threshold=threshold)) for p in others]
+    checks = [
+        (p.n, check_claim(claim, p.chunk.text, context=context, threshold=threshold, given=given)) for p in others
+    ]
     supported = [(n, c) for n, c in checks if c.supported]
     if supported:
         n, check = max(supported, key=lambda item: (item[1].support, -item[0]))

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from rag.answers.claims import check_claim
+from rag.answers.claims import check_claim, premises
 from rag.answers.faithfulness import says_unknown
 from rag.errors import EvaluationError
 from rag.evaluation.retrieval import percentile
@@ -175,7 +175,7 @@ def _answer_one(service: AnsweringService, question: GoldenQuestion) -> dict[str
         "claims_checked": len(judged),
         "claims_supported": sum(c.status in ("verified", "reattributed") for c in judged),
         "citations_valid": sum(valid),
-        "verified_with_unsupported_fact": _shown_but_unsupported(answer),
+        "verified_with_unsupported_fact": _shown_but_unsupported(answer, draft.query),
         "top_sources": list(dict.fromkeys(e.source for e in answer.evidence))[:3],
     }
 
@@ -186,7 +186,7 @@ def _quote_is_verbatim(service: AnsweringService, chunk_id: str, quote: str) -> 
     return bool(quote) and any(quote in chunk.text for chunk in stored)
 
 
-def _shown_but_unsupported(answer: Answer) -> int:
+def _shown_but_unsupported(answer: Answer, question: str) -> int:
     """Answer sentences shown as verified whose cited quote lacks one of their facts or flips their polarity.
 
     An answer replaced by the evidence shows none of the model's sentences as verified (its citations are the
@@ -195,11 +195,13 @@ def _shown_but_unsupported(answer: Answer) -> int:
     if answer.model_answer:
         return 0
     quotes = {c.n: c.quote for c in answer.citations}
+    given = premises(question, [e.text for e in answer.evidence])  # what the question states and the passages too
     count = 0
     for claim in answer.claims:
         if claim.status not in ("verified", "reattributed"):
             continue
-        checks = [check_claim(claim.sentence, quotes[n], threshold=0.0) for n in claim.cited if n in quotes]
+        cited = [quotes[n] for n in claim.cited if n in quotes]
+        checks = [check_claim(claim.sentence, quote, threshold=0.0, given=given) for quote in cited]
         if not checks or not any(c.supported for c in checks):
             count += 1
     return count

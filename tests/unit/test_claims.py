@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rag.answers.citations import Passage
-from rag.answers.claims import check_claim, facts_of, is_negated
+from rag.answers.claims import check_claim, facts_of, is_negated, premises
 from rag.answers.verification import check_answer
 from rag.ingest.chunking import chunk_document
 from rag.ingest.parsing import parse_file
@@ -178,3 +178,18 @@ def test_an_answer_whose_main_claim_flips_the_documents_polarity_is_replaced_by_
     assert "配布したことになります" not in answer.answer
     assert "配布にはなりません" in answer.answer and answer.citations[0].quote in chunk.text
     assert "the opposite" in answer.claims[0].reason
+
+
+@needs_realdocs
+def test_a_fact_the_question_states_and_the_passages_hold_is_a_premise_not_an_invention() -> None:
+    """Asked about "仕様2.0", the model restates 2.0; the duration passage never repeats it, another passage does."""
+    duration = chunk_with("ja_openchain_spec_kaisetsu.pdf", "有効期間は認証取得時から18 か月").text
+    version = chunk_with("ja_openchain_spec_kaisetsu.pdf", "バージョン2.0").text
+    question = "OpenChain仕様2.0の適合認証は、取得してからどのくらいの期間有効ですか？"
+    claim = "OpenChain仕様2.0の適合認証は、取得してから18か月間有効です。"
+    assert not check_claim(claim, duration).supported  # on its own, "2.0" is not in the cited sentence
+    given = premises(question, [duration, version])
+    assert check_claim(claim, duration, given=given).supported
+    # a number the question states but no passage holds stays the answer's claim: confirming it is caught
+    wrong = premises("OpenChain仕様の適合認証は24か月有効ですか？", [duration, version])
+    assert not check_claim("はい、適合認証は24か月有効です。", duration, given=wrong).supported
