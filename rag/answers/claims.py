@@ -26,6 +26,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Literal
 
 from rag.answers.faithfulness import SUPPORT_THRESHOLD, sentence_spans, support
+from rag.answers.prompts import detect_language
 
 FactKind = Literal["number", "date", "time", "version", "identifier", "name"]
 
@@ -479,25 +480,32 @@ def check_claim(
     Returns:
         The verdict, with the verbatim evidence sentence(s) to quote.
     """
-    facts = tuple(f for f in facts_of(claim) if not any(_same_fact(f, g) for g in given))
+    stated = facts_of(claim)
+    facts = tuple(f for f in stated if not any(_same_fact(f, g) for g in given))
+    measured = any(f.kind in ("number", "date", "time", "version") for f in facts)
     worded = f"{context} {claim}" if context else claim
+    language = detect_language(claim)
     best: ClaimCheck | None = None
     best_key: tuple[bool, float] = (False, -1.0)
+    best_needed = threshold
     for window, reading, size in _windows(evidence, WINDOW_SENTENCES):
         window_facts = facts_of(reading)
         missing = tuple(f for f in facts if not _found(f, window_facts, _normalize(reading)))
         share = support(worded, reading)
+        # an answer in Japanese about an English page (or the reverse) shares no words with it: there its quantities
+        # (numbers, dates, times, versions) and polarity must carry the check; a claim without one is not verified
+        needed = 0.0 if measured and detect_language(reading) != language else threshold
         # windows that hold every fact and enough words come first; among them a longer window must earn its
         # place, so the quote is the sentence itself rather than its neighbours too
         score = (1 - len(missing) / len(facts) if facts else 1.0) + share - WINDOW_PENALTY * (size - 1)
-        key = (not missing and share >= threshold, score)
+        key = (not missing and share >= needed, score)
         if key > best_key:
-            best_key = key
+            best_key, best_needed = key, needed
             best = ClaimCheck(False, window, missing, False, share)
     if best is None:
         return ClaimCheck(False, "", facts, False, 0.0, "the cited text is empty")
-    conflict = _polarity_conflict(claim, best.evidence)
-    reason = _reason(best.missing, conflict, best.support, threshold)
+    conflict = _polarity_conflict(claim, best.evidence, across=detect_language(best.evidence) != language)
+    reason = _reason(best.missing, conflict, best.support, best_needed)
     return ClaimCheck(not reason, best.evidence, best.missing, conflict, best.support, reason)
 
 
@@ -550,10 +558,18 @@ def _follows_separator(text: str, end: int) -> bool:
     return _is_separator_row(rest.split("\n", 1)[0]) if rest else False
 
 
-def _polarity_conflict(claim: str, evidence: str) -> bool:
-    """Whether the claim's polarity differs from the evidence sentence it restates (when it restates one)."""
+def _polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> bool:
+    """Whether the claim's polarity differs from the evidence sentence it restates (when it restates one).
+
+    ``across``: claim and evidence are in different languages, so no words are shared; the sentence restated is
+    then the one holding most of the claim's facts, and polarity is always compared with it.
+    """
     # sentences end at their punctuation here, not at line breaks: a slide or a wrapped PDF line breaks mid-sentence
     sentences = [s for s in _PUNCTUATED_END.split(evidence) if s.strip()] or [evidence]
+    if across:
+        facts = facts_of(claim)
+        closest = max(sentences, key=lambda s: sum(_found(f, facts_of(s), _normalize(s)) for f in facts))
+        return is_negated(claim) != is_negated(closest)
     closest = max(sentences, key=lambda s: support(claim, s))
     if support(claim, closest) < POLARITY_MIN_SUPPORT:
         return False

@@ -193,3 +193,15 @@ def test_a_fact_the_question_states_and_the_passages_hold_is_a_premise_not_an_in
     # a number the question states but no passage holds stays the answer's claim: confirming it is caught
     wrong = premises("OpenChain仕様の適合認証は24か月有効ですか？", [duration, version])
     assert not check_claim("はい、適合認証は24か月有効です。", duration, given=wrong).supported
+
+
+@needs_realdocs
+def test_an_answer_in_japanese_about_an_english_page_is_checked_by_its_facts_and_polarity() -> None:
+    """A Japanese answer shares no words with the English bill: its amount and its polarity decide."""
+    passage = chunk_with("en_us_bill_hr815_2024.pdf", "$390,000,000").text
+    assert check_claim("非営利団体のセキュリティ助成には3億9000万ドルが充てられています。", passage).supported
+    assert not check_claim("非営利団体のセキュリティ助成には1000万ドルが充てられています。", passage).supported
+    denied = check_claim("非営利団体のセキュリティ助成には3億9000万ドルは充てられていません。", passage)
+    assert "opposite" in denied.reason
+    # without a quantity nothing can be checked across languages: not verified
+    assert not check_claim("非営利団体も助成を受けられます。", passage).supported
