@@ -11,6 +11,10 @@ supported by evidence only when
   not/no/never/cannot…; ``しなければなりません`` is an obligation, not a negation);
 - enough of its content words occur there (``rag.answers.faithfulness.support``).
 
+A fact the question itself states and the passages hold is the asker's premise (``premises``), not something the
+answer must prove again; across languages (a Japanese answer about an English page) no words are shared, so the
+claim's quantities and polarity decide, and a claim without a quantity is not verified.
+
 Everything here is lexical and explainable: a failed check names the missing fact or the flipped polarity. The
 evidence is compared sentence by sentence (a window of up to ``WINDOW_SENTENCES`` consecutive sentences, a table
 row together with its header), so a number elsewhere in a long passage does not vouch for the claim.
