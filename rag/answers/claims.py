@@ -175,7 +175,14 @@ _MONTHS = {
     )
 }
 _MONTH_NAME = re.compile(r"\b(" + "|".join(m.capitalize() for m in _MONTHS if m != "may") + r"|May(?= \d))\b")
-_ERAS = {"令和": 2018, "平成": 1988, "昭和": 1925, "大正": 1911, "明治": 1867}
+ERAS: dict[str, tuple[int, int]] = {
+    "令和": (2018, 99),  # runs on: a generous bound rather than a yearly edit
+    "平成": (1988, 31),
+    "昭和": (1925, 64),
+    "大正": (1911, 15),
+    "明治": (1867, 45),
+}
+"""Each Japanese era: the Gregorian year before its first year (令和1年 = 2019), and its last year number."""
 _ERA_YEAR = re.compile(r"(令和|平成|昭和|大正|明治)\s?(元|\d{1,2})\s?年")
 _ISO_DATE = re.compile(r"(?<![\d.])(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?(?![\d.])")
 _TIME = re.compile(
@@ -338,7 +345,7 @@ def facts_of(text: str) -> tuple[Fact, ...]:
     taken: list[tuple[int, int]] = []
     facts: list[Fact] = []
     for match in _ERA_YEAR.finditer(text):
-        year = _ERAS[match[1]] + (1 if match[2] == "元" else int(match[2]))
+        year = ERAS[match[1]][0] + (1 if match[2] == "元" else int(match[2]))
         facts.append(Fact("date", f"{year} year", match.group()))
         taken.append(match.span())
     for match in _ISO_DATE.finditer(text):
@@ -451,11 +458,8 @@ def premises(question: str, texts: Sequence[str]) -> tuple[Fact, ...]:
     one of ``texts`` (the passages the model read) holds it as well, so a question's wrong number ("is the limit 10
     seconds?") confirmed by the answer is still caught.
     """
-    found = []
-    for fact in facts_of(question):
-        if any(_found(fact, facts_of(text), _normalize(text)) for text in texts):
-            found.append(fact)
-    return tuple(found)
+    read = [(facts_of(text), _normalize(text)) for text in texts]
+    return tuple(fact for fact in facts_of(question) if any(_found(fact, facts, plain) for facts, plain in read))
 
 
 def check_claim(

@@ -47,12 +47,7 @@ def answer_sentence(question: str, text: str) -> str:
     Scored by the share of the question's content words it holds (a table row read with its header), plus a
     quarter of their overlap; titles count half. ``""`` for empty text.
     """
-    best, best_score = "", -1.0
-    for sentence, reading in sentence_units(text):
-        score = _lexical_score(question, sentence, reading)
-        if score > best_score:
-            best, best_score = sentence, score
-    return clip_quote(best)
+    return answering_sentences(question, [text])[0]
 
 
 def _looks_like_title(sentence: str) -> bool:
@@ -63,7 +58,7 @@ def _looks_like_title(sentence: str) -> bool:
     return len(line) <= TITLE_MAX_CHARS and line[-1:] not in _CLOSING
 
 
-def best_sentences(question: str, texts: Sequence[str], relevance: SentenceRelevance | None = None) -> list[str]:
+def answering_sentences(question: str, texts: Sequence[str], relevance: SentenceRelevance | None = None) -> list[str]:
     """For each text, its sentence or table row that best answers ``question``, verbatim (``""`` for empty text).
 
     Without ``relevance`` this is ``answer_sentence`` per text. With it, every candidate of every text is also
@@ -98,7 +93,7 @@ def gather_evidence(
     question: str, passages: Sequence[Passage], relevance: SentenceRelevance | None = None
 ) -> tuple[Evidence, ...]:
     """One Evidence per passage, in passage order, with the sentence that best answers ``question``."""
-    sentences = best_sentences(question, [p.chunk.text for p in passages], relevance)
+    sentences = answering_sentences(question, [p.chunk.text for p in passages], relevance)
     return tuple(
         Evidence(
             n=p.n,

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from rag.answers.claims import Fact, facts_of
+from rag.answers.claims import ERAS, Fact, facts_of
 from rag.answers.faithfulness import normalize
-from rag.quiz.wellformed import ERA_LAST_YEAR, is_well_formed
+from rag.quiz.wellformed import is_well_formed
 
 Kind = Literal["number", "date", "time", "version", "identifier", "name", "polarity", "comparison"]
 WINDOW = 4
@@ -288,7 +288,7 @@ def _shift_hour(hours: str, rng: random.Random) -> str:
 def _shift_era(match: re.Match[str], rng: random.Random) -> str:
     era, year = match.group(1), match.group(2)
     current = 1 if year == "元" else int(year)
-    options = [y for y in (current - 2, current - 1, current + 1, current + 2) if 1 <= y <= ERA_LAST_YEAR[era]]
+    options = [y for y in (current - 2, current - 1, current + 1, current + 2) if 1 <= y <= ERAS[era][1]]
     new = rng.choice(options)
     return f"{era}{'元' if new == 1 else new}年"
 

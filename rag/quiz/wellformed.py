@@ -10,10 +10,8 @@ from __future__ import annotations
 import calendar
 import re
 
+from rag.answers.claims import ERAS
 from rag.answers.faithfulness import normalize
-
-# the last year of each era (令和 runs on: a generous bound rather than a yearly edit)
-ERA_LAST_YEAR = {"明治": 45, "大正": 15, "昭和": 64, "平成": 31, "令和": 99}
 
 _CLOCK = re.compile(r"(?<![\d:.,/])(\d{1,3}):(\d+)(?::(\d+))?(?![\d:])")
 _JA_CLOCK = re.compile(r"(?<!\d)(\d+)時(?:(\d+)分)?")
@@ -68,7 +66,7 @@ def _malformed(text: str) -> list[str]:
             bad.append(match.group())
     for match in _ERA.finditer(text):
         year = match.group(2)
-        if year != "元" and not 1 <= int(year) <= ERA_LAST_YEAR[match.group(1)]:
+        if year != "元" and not 1 <= int(year) <= ERAS[match.group(1)][1]:
             bad.append(match.group())
     for match in _GROUPED.finditer(text):
         number = match.group()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.answers.evidence import answer_sentence, best_sentences
+from rag.answers.evidence import answer_sentence, answering_sentences
 from rag.models.embedding import Embedder
 
 CHAT = (
@@ -27,7 +27,7 @@ def test_an_english_question_about_a_japanese_chat_gets_the_turn_that_answers(e5
     question = "Whose husband was posted to the United Kingdom?"
     # no word in common: word overlap alone cannot tell the turns apart
     assert "イギリス" not in answer_sentence(question, CHAT)
-    [sentence] = best_sentences(question, [CHAT], _relevance(e5_embedder))
+    [sentence] = answering_sentences(question, [CHAT], _relevance(e5_embedder))
     assert sentence == "AB: 夫がイギリスに駐在していたので、会いに行きました。"
 
 
@@ -39,5 +39,5 @@ def test_meaning_never_outweighs_a_row_that_holds_the_asked_words(e5_embedder: E
         "|  | notes |"
     )
     question = "Which rule says the header row is the first line, with data starting on the next line?"
-    [sentence] = best_sentences(question, [table], _relevance(e5_embedder))
+    [sentence] = answering_sentences(question, [table], _relevance(e5_embedder))
     assert sentence.startswith("| L3-01 |")
