@@ -1,6 +1,7 @@
 """A big text file indexed in slices: chunks/s and peak memory, with the real model and with a fast stand-in.
 
-Run: .venv/bin/python bench/big_file.py [--real-mb 0.5] [--stand-in-mb 150] [--all-at-once-mb 6] [--models DIR]
+Run: .venv/bin/python bench/big_file.py [--real-mb 0.5] [--stand-in-mb 150] [--all-at-once-mb 6] [--pdf-pages 2000]
+[--models DIR]
 
 Three measurements, each a fresh interpreter (``tests/big_files.measure_indexing``):
 
@@ -9,7 +10,9 @@ Three measurements, each a fresh interpreter (``tests/big_files.measure_indexing
 - ``stand-in``: a ``--stand-in-mb`` file (150 by default) with the embedding step replaced by a stand-in that is
   not a model (``tests.big_files.StandInEmbedder``): memory and pipeline speed on the full size, labelled;
 - ``all-at-once``: the same stand-in on a ``--all-at-once-mb`` file with one slice for the whole file, i.e. the
-  writer as it was before files were committed in parts (its memory grows with the file).
+  writer as it was before files were committed in parts (its memory grows with the file);
+- ``pdf``: a ``--pdf-pages`` PDF (``tests.docmaker.make_long_pdf``: headings, running header and footer, a table
+  every fifth page) with the stand-in: it is read a window of pages at a time (``rag.ingest.parsing.pdf``).
 
 Each line gives the peak resident memory over the process before indexing (RSS growth: includes Chroma's HNSW
 graph and the BM25 index, which grow with what is indexed) and the writer's Python-heap peak up to the BM25
@@ -28,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.big_files import STAND_IN, measure_indexing, write_text_file  # noqa: E402
+from tests.docmaker import make_long_pdf  # noqa: E402
 
 MB = 1024 * 1024
 
@@ -46,6 +50,7 @@ def main() -> None:
     parser.add_argument("--real-mb", type=float, default=0.5, help="file size for the real model (0: skip)")
     parser.add_argument("--stand-in-mb", type=float, default=150.0, help="file size for the stand-in (0: skip)")
     parser.add_argument("--all-at-once-mb", type=float, default=6.0, help="file size, one slice (0: skip)")
+    parser.add_argument("--pdf-pages", type=int, default=2000, help="pages of the PDF, stand-in (0: skip)")
     parser.add_argument("--models", type=Path, default=None, help="built models folder (RAG_MODEL_DIR)")
     args = parser.parse_args()
     if args.models:
@@ -73,6 +78,10 @@ def main() -> None:
             print(line("all at once", STAND_IN, path.stat().st_size, figures), flush=True)
             figures = measure_indexing(path, root / "sliced", trace_heap=True)
             print(line("in slices", STAND_IN, path.stat().st_size, figures), flush=True)
+        if args.pdf_pages:
+            path = make_long_pdf(root / "long.pdf", args.pdf_pages)
+            figures = measure_indexing(path, root / "pdf", trace_heap=True)
+            print(line(f"pdf {args.pdf_pages}p", STAND_IN, path.stat().st_size, figures), flush=True)
 
 
 if __name__ == "__main__":

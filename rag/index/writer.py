@@ -311,6 +311,8 @@ class Index:
                 run.finish_file(FileOutcome(source, "failed", error=unreadable_message(err)))
                 return
             tokens = tokens_of(chunks, self.tokenizer)
+        if prepared.finished_doc is not None:  # a streamed PDF's warnings and OCR'd pages are known now
+            prepared = replace(prepared, doc=prepared.finished_doc())
         note = f"{dropped} near-duplicate passage(s) stored once (compared within slices of {len(prepared.chunks)})"
         warnings = prepared.doc.warnings + ((note,) if dropped else ())
         with self.manifest.transaction() as db:

@@ -54,6 +54,8 @@ class PreparedFile:
     more: Iterator[Chunk] | None = None  # the chunks after ``chunks``, still to be read (committed in parts)
     resume_at: int = 0  # chunks an interrupted run committed (in reading order, before near-duplicate removal)
     fraction_read: Callable[[], float] = lambda: 1.0  # of the file, for progress
+    # ``doc`` with what reading every part found (a long PDF's warnings and OCR'd pages), once ``more`` is read
+    finished_doc: Callable[[], ParsedDocument] | None = None
 
     @property
     def in_parts(self) -> bool:
@@ -139,8 +141,11 @@ def prepare_file(
             error="No indexable text found (empty, scanned images without a text layer, or only tiny fragments).",
             warnings=doc.warnings,
         )
+    if more is None:  # everything was read
+        doc = opened.finished()
     return PreparedFile(file, stat.st_size, stat.st_mtime, digest, doc, doc_type, tuple(first),
-                        tokens_of(first, tokenizer), previous, more, resume_at, opened.fraction_read)  # fmt: skip
+                        tokens_of(first, tokenizer), previous, more, resume_at, opened.fraction_read,
+                        opened.finished)  # fmt: skip
 
 
 def tokens_of(chunks: Sequence[Chunk], tokenizer: Tokenizer) -> tuple[tuple[str, ...], ...]:

@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from rag.ingest.chunking import chunk_document, iter_chunks
-from rag.ingest.parsing import open_document, parse_file, text_stream
+from rag.ingest.parsing import open_document, parse_file, pdf, text_stream
 from rag.service import RagService
 from rag.settings import Settings
 from tests.big_files import measure_indexing, write_text_file
 from tests.crash_driver import IndexRunner, cli_env, store_ids
+from tests.docmaker import PdfPage, make_long_pdf, make_pdf
 
 SLICE = 32
 
@@ -42,6 +43,53 @@ def test_a_big_text_file_read_in_parts_gives_the_same_chunks_as_a_whole_read(
     assert opened.doc.blocks == () and opened.fraction_read() == 1.0  # it was streamed
     assert len(whole) > 200
     assert [c.chunk_id for c in parts] == [c.chunk_id for c in whole]
+
+
+def test_a_long_pdf_read_in_windows_gives_the_chunks_of_a_whole_read_without_its_running_header(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = make_long_pdf(tmp_path / "spec.pdf", 47)  # running header and "- n -" footer on every page
+    monkeypatch.setattr(pdf, "STREAM_PAGES", 20)
+    monkeypatch.setattr(pdf, "WINDOW_PAGES", 10)  # windows of 10 pages, the last one 17
+    settings = Settings()
+    whole = chunk_document(parse_file(path, settings), source="spec.pdf", rel_path="spec.pdf", doc_type="spec",
+                           settings=settings)  # fmt: skip
+
+    opened = open_document(path, settings)
+    fractions = []
+    parts = []
+    for chunk in iter_chunks(opened.doc, opened.blocks, source="spec.pdf", rel_path="spec.pdf", doc_type="spec",
+                             settings=settings):  # fmt: skip
+        parts.append(chunk)
+        fractions.append(opened.fraction_read())
+
+    assert opened.doc.blocks == () and opened.doc.total_pages == 47  # it was streamed
+    assert fractions[0] < 0.5 and fractions[-1] == 1.0
+    assert [c.text for c in parts] == [c.text for c in whole]
+    assert [c.page for c in parts] == [c.page for c in whole]
+    assert not any("社外秘" in c.text or "- 12 -" in c.text for c in parts)
+
+
+def test_a_long_pdf_indexed_in_parts_reports_progress_and_the_pages_it_could_not_read(
+    settings, minilm_embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pages = [PdfPage(heading=f"Chapter {n}", paragraphs=(f"Section {n} sets the limit to {n * 7} requests.",),
+                     garbage=n == 33) for n in range(1, 41)]  # fmt: skip
+    path = make_pdf(tmp_path / "manual.pdf", pages, header="Internal manual")
+    monkeypatch.setattr(pdf, "STREAM_PAGES", 20)
+    monkeypatch.setattr(pdf, "WINDOW_PAGES", 10)
+    service = RagService(replace(settings, index_slice_chunks=8, ocr_enabled=False), embedder=minilm_embedder)
+    events: list[str] = []
+
+    report = service.index_paths([path], progress=lambda e: events.append(e.current))
+
+    outcome = report.files[0]
+    assert outcome.status == "indexed", outcome
+    assert any("% read)" in e and "100% read" not in e for e in events)  # progress while the PDF was read
+    assert any("page 33" in w and "unreadable" in w for w in outcome.warnings)  # found in the last windows
+    assert service.stats().per_source[0].pages == 40
+    hit = service.search("Section 38 limit")[0]
+    assert hit.chunk.page == 38 and "266 requests" in hit.chunk.text
 
 
 def test_a_file_committed_in_slices_holds_what_one_commit_holds(settings, minilm_embedder, tmp_path: Path) -> None:

@@ -118,30 +118,38 @@ class OpenedDocument:
         doc: the parsed document; its ``blocks`` are empty when ``blocks`` streams them.
         blocks: the blocks in reading order (``doc.blocks``, or a stream to iterate once).
         fraction_read: how much of the file the blocks given out so far came from (0-1), for progress.
+        finished: the document with what reading all its blocks found (a long PDF's warnings and OCR'd pages).
     """
 
     doc: ParsedDocument
     blocks: Iterable[Block]
     fraction_read: Callable[[], float]
+    finished: Callable[[], ParsedDocument]
 
 
 def open_document(path: Path, settings: Settings) -> OpenedDocument:
-    """``parse_file``, but a plain-text file over ``STREAM_BYTES`` is read in parts as its blocks are taken.
+    """``parse_file``, but a plain-text file over ``STREAM_BYTES`` or a PDF of more than ``STREAM_PAGES`` pages is
+    read in parts as its blocks are taken.
 
     Raises:
         UnsupportedFileError: as ``parse_file``.
         DocumentReadError: as ``parse_file``; for a streamed file, judged on its first part.
     """
+    from rag.ingest.parsing.pdf import open_pdf_stream
     from rag.ingest.parsing.text_stream import STREAM_BYTES, open_text_stream
 
     path = Path(path)
     kind, notes = _checked_kind(path, settings)
     if kind == "text" and path.stat().st_size > STREAM_BYTES and (stream := open_text_stream(path)) is not None:
         doc = ParsedDocument(blocks=(), date=file_date(path), warnings=notes)
-        return OpenedDocument(doc, stream, stream.fraction_read)
+        return OpenedDocument(doc, stream, stream.fraction_read, lambda: doc)
+    if kind == "pdf" and (pdf := open_pdf_stream(path, file_date(path), settings)) is not None:
+        return OpenedDocument(
+            _with_notes(pdf.doc, list(notes)), pdf, pdf.fraction_read, lambda: _with_notes(pdf.finished(), list(notes))
+        )
     doc = _dispatch(kind, path, settings, file_date(path))
     doc = doc if not notes else _with_notes(doc, list(notes))
-    return OpenedDocument(doc, doc.blocks, lambda: 1.0)
+    return OpenedDocument(doc, doc.blocks, lambda: 1.0, lambda: doc)
 
 
 def _checked_kind(path: Path, settings: Settings) -> tuple[str, tuple[str, ...]]:

@@ -1,6 +1,7 @@
-"""PDF (PyMuPDF), page by page: text blocks with wraps joined, headings by font size/bold, tables as markdown.
+"""PDF (PyMuPDF), page by page: each page's text lines and tables (as markdown), made into blocks by
+``rag.ingest.parsing.pdf_layout`` (paragraphs, headings, running headers/footers and page numbers removed).
 
-Running headers/footers and page numbers are removed per document. A page is read with OCR
+A PDF of more than ``STREAM_PAGES`` pages is read a window of pages at a time (``PdfStream``). A page is read with OCR
 (``rag.ingest.parsing.ocr``) when it has no text layer, when a little text sits on a page that is mostly images
 (slides of pictures, scans with a stamped footer), when its text is an invisible layer over a full-page
 image (an earlier, often poor OCR), or when its text is mostly unreadable (broken font encodings); its
@@ -9,8 +10,8 @@ blocks then carry ``ocr=True``. With OCR off, unreadable pages are skipped with 
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +20,11 @@ import pymupdf
 from rag.errors import DocumentReadError
 from rag.ingest.metadata import iso_date
 from rag.ingest.parsing.ocr import OCR_PACKAGES, ocr_page
+from rag.ingest.parsing.pdf_layout import Line, PageText, blocks_of, body_font_size, strip_margins
 from rag.ingest.parsing.tabular import render_markdown_table
 from rag.ingest.text_cleanup import (
     GARBAGE_PAGE_THRESHOLD,
-    find_margin_lines,
     garbage_ratio,
-    is_page_number,
-    join_wrapped_lines,
     normalize_text,
     strip_unreadable,
 )
@@ -36,32 +35,10 @@ pymupdf.TOOLS.mupdf_display_errors(False)  # MuPDF's repair chatter would go to 
 
 _TEXT_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
 _PAGE_ERRORS = (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase)
-_HEADING_SCALE = 1.15
-_HEADING_MAX_CHARS = 80
-OCR = "ocr"
-"""Block and chunk metadata key: True on text read by OCR (a citation quotes the OCR's reading)."""
 _IMAGE_SHARE = 0.5  # a page this much covered by images is "mostly images"
 _TEXT_SHARE = 0.1  # ... and its text layer is only a footer when its lines cover less than this
 _INVISIBLE = 3  # PDF text render mode 3: drawn invisibly, what OCR tools lay over a scan
 _MOSTLY_IMAGES = "mostly images"
-_PARAGRAPH_ENDS = ("。", "．", ".", "!", "?", "！", "？", ":", "：", "」", "）", ")")
-
-
-@dataclass(slots=True)
-class _Line:
-    text: str
-    rect: pymupdf.Rect
-    size: float
-    bold: bool
-    block: int
-
-
-@dataclass(slots=True)
-class _Page:
-    number: int
-    lines: list[_Line] = field(default_factory=list)
-    tables: list[tuple[pymupdf.Rect, str]] = field(default_factory=list)
-    ocr: bool = False
 
 
 def _open(path: Path) -> pymupdf.Document:
@@ -127,7 +104,7 @@ def _tables(page: pymupdf.Page) -> list[tuple[pymupdf.Rect, str]]:
     return found
 
 
-def _lines(page: pymupdf.Page, table_rects: list[pymupdf.Rect]) -> list[_Line]:
+def _lines(page: pymupdf.Page, table_rects: list[pymupdf.Rect]) -> list[Line]:
     lines = []
     content: dict[str, Any] = page.get_text("dict", flags=_TEXT_FLAGS)
     grown = [rect + (-2, -2, 2, 2) for rect in table_rects]
@@ -143,81 +120,8 @@ def _lines(page: pymupdf.Page, table_rects: list[pymupdf.Rect]) -> list[_Line]:
                 continue  # table text is kept once, in the table's markdown
             size = max(s["size"] for s in spans)
             bold = all(s["flags"] & pymupdf.TEXT_FONT_BOLD or "bold" in s["font"].lower() for s in spans)
-            lines.append(_Line(text, rect, size, bold, block_no))
+            lines.append(Line(text, rect, size, bold, block_no))
     return lines
-
-
-def _body_size(pages: list[_Page]) -> float:
-    sizes: Counter[float] = Counter()
-    for page in pages:
-        for line in page.lines:
-            sizes[round(line.size, 1)] += len(line.text)
-    return sizes.most_common(1)[0][0] if sizes else 0.0
-
-
-def _is_heading(lines: list[_Line], body_size: float) -> bool:
-    text = " ".join(line.text for line in lines)
-    if len(lines) > 2 or len(text) > _HEADING_MAX_CHARS or text.endswith(("。", ".", "、", ",")):
-        return False
-    if is_page_number(text) or not any(ch.isalpha() for ch in text):
-        return False
-    size = min(line.size for line in lines)
-    return size >= body_size * _HEADING_SCALE or (all(line.bold for line in lines) and size >= body_size)
-
-
-def _continues(above: list[_Line], below: list[_Line], right_edge: float) -> bool:
-    """Whether block ``below`` goes on with the paragraph of block ``above`` (a writer put each line in a block).
-
-    Word and PowerPoint exports often make every printed line a block of its own, which would cut words and
-    sentences in two ("有効期" / "間は"). The paragraph goes on when the line above runs to the column's right
-    edge without ending a sentence, and the line below starts where the block above starts, in the same size,
-    one line further down.
-    """
-    last, first = above[-1], below[0]
-    size = max(last.size, 1.0)
-    return (
-        last.rect.x1 >= right_edge - 2 * size
-        and not last.text.rstrip().endswith(_PARAGRAPH_ENDS)
-        and abs(first.rect.x0 - above[0].rect.x0) <= size
-        and abs(first.size - last.size) < 0.5
-        and -0.5 * size <= first.rect.y0 - last.rect.y1 <= size
-    )
-
-
-def _paragraph_groups(lines: list[_Line]) -> list[list[_Line]]:
-    """The page's lines grouped by block, consecutive blocks of one paragraph merged (see ``_continues``)."""
-    groups: dict[int, list[_Line]] = {}
-    for line in lines:
-        groups.setdefault(line.block, []).append(line)
-    right_edge = max((line.rect.x1 for line in lines), default=0.0)
-    merged: list[list[_Line]] = []
-    for group in groups.values():
-        if merged and _continues(merged[-1], group, right_edge):
-            merged[-1] = merged[-1] + group
-        else:
-            merged.append(group)
-    return merged
-
-
-def _page_blocks(page: _Page, body_size: float, section: str) -> tuple[list[Block], str]:
-    # text in content-stream order; each table goes before the first text block below its top edge
-    items: list[tuple[float, str | None, list[_Line]]] = [
-        (g[0].rect.y0, None, g) for g in _paragraph_groups(page.lines)
-    ]
-    for rect, markdown in sorted(page.tables, key=lambda t: t[0].y0):
-        at = next((i for i, item in enumerate(items) if item[1] is None and item[0] >= rect.y0), len(items))
-        items.insert(at, (rect.y0, markdown, []))
-    blocks = []
-    meta: dict[str, str | int | float | bool] = {OCR: True} if page.ocr else {}
-    for _, table, lines in items:
-        if table is not None:
-            blocks.append(Block(text=table, kind="table", page=page.number, section=section, metadata=meta))
-        elif _is_heading(lines, body_size):
-            section = join_wrapped_lines("\n".join(line.text for line in lines)).replace("\n", " ")
-            blocks.append(Block(text=section, kind="heading", page=page.number, section=section, metadata=meta))
-        elif text := join_wrapped_lines("\n".join(line.text for line in lines)):
-            blocks.append(Block(text=text, page=page.number, section=section, metadata=meta))
-    return blocks, section
 
 
 def _page_list(numbers: list[int]) -> str:
@@ -233,7 +137,7 @@ def _image_area(pdf_page: pymupdf.Page) -> pymupdf.Rect:
     return area
 
 
-def _ocr_reason(pdf_page: pymupdf.Page, lines: list[_Line], garbage: bool) -> str:
+def _ocr_reason(pdf_page: pymupdf.Page, lines: list[Line], garbage: bool) -> str:
     """Why a page needs OCR ("" when it does not)."""
     if garbage:
         return "unreadable text layer"
@@ -251,7 +155,7 @@ def _ocr_reason(pdf_page: pymupdf.Page, lines: list[_Line], garbage: bool) -> st
     return ""
 
 
-def _ocr_lines(pdf_page: pymupdf.Page, lines: list[_Line], reason: str, settings: Settings) -> list[_Line]:
+def _ocr_lines(pdf_page: pymupdf.Page, lines: list[Line], reason: str, settings: Settings) -> list[Line]:
     """The page's lines read with OCR. A page of pictures with a little real text (a footer) keeps that text
     and has only its pictures read, so the footer stays exactly as written (and is found as a running footer)."""
     clip = _image_area(pdf_page) if reason == _MOSTLY_IMAGES else None
@@ -259,7 +163,7 @@ def _ocr_lines(pdf_page: pymupdf.Page, lines: list[_Line], reason: str, settings
     read = ocr_page(pdf_page, language=settings.ocr_language, dpi=settings.ocr_dpi,
                     cache_dir=settings.storage / "ocr_cache", clip=clip)  # fmt: skip
     first = max((line.block for line in kept), default=-1) + 1  # OCR paragraphs numbered after the text blocks
-    ocr_lines = [_Line(line.text, pymupdf.Rect(line.rect), float(round(line.rect[3] - line.rect[1])), False,
+    ocr_lines = [Line(line.text, pymupdf.Rect(line.rect), float(round(line.rect[3] - line.rect[1])), False,
                        first + line.paragraph) for line in read]  # fmt: skip
     if clip is None:
         return ocr_lines
@@ -274,57 +178,82 @@ class _Reading:
     garbage: list[int] = field(default_factory=list)
     ocr: list[int] = field(default_factory=list)
     ocr_missing: str = ""  # why OCR could not run (Tesseract missing), when a page needed it
+    skipped: list[str] = field(default_factory=list)  # pages that could not be read, with the reason
+
+    def warnings(self) -> tuple[str, ...]:
+        found = list(self.skipped)
+        if self.garbage:
+            found.append(
+                f"{_page_list(self.garbage)}: mostly unreadable text (possible font encoding problem), skipped"
+            )
+        if self.ocr:
+            found.append(f"{_page_list(self.ocr)}: read with OCR (scanned or image-only); quotes are its reading")
+        if self.ocr_missing:
+            found.append(f"some pages need OCR, which could not run: {self.ocr_missing}")
+        return tuple(found)
 
 
-def _read_pages(doc: pymupdf.Document, warnings: list[str], settings: Settings) -> tuple[list[_Page], _Reading]:
-    """Every page's lines and tables (OCR'd where needed); unreadable pages come back empty (and are counted)."""
+def _read_pages(doc: pymupdf.Document, numbers: range, reading: _Reading, settings: Settings) -> list[PageText]:
+    """The lines and tables of the pages at ``numbers`` (0-based), OCR'd where needed; unreadable pages come back
+    empty, and what reading found (garbage, OCR'd pages, read errors) is added to ``reading``."""
     pages = []
-    reading = _Reading()
-    for index in range(doc.page_count):
-        page = _Page(index + 1)
+    for index in numbers:
+        page = PageText(index + 1)
         pdf_page = None
         try:
             pdf_page = doc.load_page(index)
             page.tables = _tables(pdf_page)
             page.lines = _lines(pdf_page, [rect for rect, _ in page.tables])
         except _PAGE_ERRORS as err:
-            warnings.append(f"page {page.number}: could not be read ({err}), skipped")
-            page = _Page(index + 1)
+            reading.skipped.append(f"page {page.number}: could not be read ({err}), skipped")
+            page = PageText(index + 1)
         text = "\n".join([line.text for line in page.lines] + [t for _, t in page.tables])
         garbage = bool(text.strip()) and garbage_ratio(text) > GARBAGE_PAGE_THRESHOLD
         reason = _ocr_reason(pdf_page, page.lines, garbage) if pdf_page is not None and settings.ocr_enabled else ""
         if reason and not reading.ocr_missing:
             try:
-                page = _Page(index + 1, lines=_ocr_lines(pdf_page, page.lines, reason, settings), ocr=True)  # type: ignore[arg-type]
+                page = PageText(index + 1, lines=_ocr_lines(pdf_page, page.lines, reason, settings), ocr=True)  # type: ignore[arg-type]
                 reading.ocr.append(page.number)
                 garbage = False
             except DocumentReadError as err:
                 reading.ocr_missing = str(err)
         if garbage:
             reading.garbage.append(page.number)
-            page = _Page(index + 1)
+            page = PageText(index + 1)
         for line in page.lines:  # a readable page may still carry a few symbol-font glyphs
             line.text = strip_unreadable(line.text).strip()
         page.lines = [line for line in page.lines if line.text]
         page.tables = [(rect, strip_unreadable(markdown)) for rect, markdown in page.tables]
         pages.append(page)
-    if reading.garbage:
-        warnings.append(
-            f"{_page_list(reading.garbage)}: mostly unreadable text (possible font encoding problem), skipped"
-        )
-    if reading.ocr:
-        warnings.append(f"{_page_list(reading.ocr)}: read with OCR (scanned or image-only); quotes are its reading")
+    return pages
+
+
+def _no_text_error(path: Path, reading: _Reading, settings: Settings) -> DocumentReadError:
     if reading.ocr_missing:
-        warnings.append(f"some pages need OCR, which could not run: {reading.ocr_missing}")
-    return pages, reading
+        return DocumentReadError(f"{path.name}: {reading.ocr_missing}")
+    if reading.garbage:
+        return DocumentReadError(
+            f"{path.name}: every page is unreadable text (a font encoding problem). "
+            "Export the PDF again with embedded fonts or from the original document."
+        )
+    tried = " and OCR found none on its images" if reading.ocr else ""
+    hint = "" if settings.ocr_enabled else f" (OCR is off: set RAG_OCR_ENABLED=1; it needs {OCR_PACKAGES})"
+    return DocumentReadError(
+        f"{path.name} has no extractable text{tried}{hint}. Use a PDF with a text layer or a clearer scan."
+    )
 
 
-def _strip_margins(pages: list[_Page]) -> None:
-    ordered = [sorted(p.lines, key=lambda line: (round(line.rect.y0), line.rect.x0)) for p in pages]
-    drops = find_margin_lines([[line.text for line in lines] for lines in ordered])
-    for page, lines, drop in zip(pages, ordered, drops):
-        gone = {id(lines[i]) for i in drop}
-        page.lines = [line for line in page.lines if id(line) not in gone]
+def _document(path: Path, doc: pymupdf.Document, blocks: list[Block], date: str) -> ParsedDocument:
+    """The document's record: title (metadata, else the first heading), date, pages; no warnings yet."""
+    meta = doc.metadata or {}
+    first_heading = next((b.text for b in blocks if b.kind == "heading"), "")
+    return ParsedDocument(
+        blocks=(),
+        total_pages=doc.page_count,
+        title=normalize_text(meta.get("title") or "") or first_heading,
+        date=iso_date(meta.get("creationDate") or "") or iso_date(meta.get("modDate") or "") or date,
+        warnings=("the PDF was damaged and has been repaired; some content may be missing",) if doc.is_repaired else (),
+    )
 
 
 def parse_pdf(path: Path, date: str, settings: Settings) -> ParsedDocument:
@@ -345,38 +274,83 @@ def parse_pdf(path: Path, date: str, settings: Settings) -> ParsedDocument:
     """
     doc = _open(path)
     with doc:
-        warnings: list[str] = []
-        if doc.is_repaired:
-            warnings.append("the PDF was damaged and has been repaired; some content may be missing")
-        meta = doc.metadata or {}
-        pages, reading = _read_pages(doc, warnings, settings)
-        total = doc.page_count
-    if not any(p.lines or p.tables for p in pages):
-        if reading.ocr_missing:
-            raise DocumentReadError(f"{path.name}: {reading.ocr_missing}")
-        if reading.garbage:
-            raise DocumentReadError(
-                f"{path.name}: every page is unreadable text (a font encoding problem). "
-                "Export the PDF again with embedded fonts or from the original document."
-            )
-        tried = " and OCR found none on its images" if reading.ocr else ""
-        hint = "" if settings.ocr_enabled else f" (OCR is off: set RAG_OCR_ENABLED=1; it needs {OCR_PACKAGES})"
-        raise DocumentReadError(
-            f"{path.name} has no extractable text{tried}{hint}. Use a PDF with a text layer or a clearer scan."
-        )
-    _strip_margins(pages)
-    body_size = _body_size(pages)
-    blocks: list[Block] = []
-    section = ""
-    for page in pages:
-        page_blocks, section = _page_blocks(page, body_size, section)
-        blocks.extend(page_blocks)
-    first_heading = next((b.text for b in blocks if b.kind == "heading"), "")
-    return ParsedDocument(
-        blocks=tuple(blocks),
-        total_pages=total,
-        title=normalize_text(meta.get("title") or "") or first_heading,
-        date=iso_date(meta.get("creationDate") or "") or iso_date(meta.get("modDate") or "") or date,
-        warnings=tuple(warnings),
-        ocr_pages=tuple(reading.ocr),
-    )
+        reading = _Reading()
+        pages = _read_pages(doc, range(doc.page_count), reading, settings)
+        if not any(p.lines or p.tables for p in pages):
+            raise _no_text_error(path, reading, settings)
+        strip_margins(pages)
+        blocks, _ = blocks_of(pages, body_font_size(pages), "")
+        parsed = _document(path, doc, blocks, date)
+    return replace(parsed, blocks=tuple(blocks), warnings=parsed.warnings + reading.warnings(),
+                   ocr_pages=tuple(reading.ocr))  # fmt: skip
+
+
+STREAM_PAGES = 200
+"""PDFs with more pages than this are read in windows of ``WINDOW_PAGES`` as their blocks are taken."""
+WINDOW_PAGES = 100
+
+
+class PdfStream:
+    """The blocks of a long PDF, read ``WINDOW_PAGES`` pages at a time: memory stays flat, progress shows.
+
+    Running headers and footers are found within each window (100 pages repeat them as well as 2,000 do), the body
+    font size on the first window. The first window is read when the stream is opened, for the title and for a
+    clear error when the PDF opens with no text; the warnings and OCR'd pages of the whole file are in
+    ``finished`` once the blocks have all been taken.
+    """
+
+    def __init__(self, path: Path, date: str, settings: Settings) -> None:
+        self.path = path
+        self._settings = settings
+        self._reading = _Reading()
+        with _open(path) as doc:
+            self.total = doc.page_count
+            self._windows = _windows(self.total)
+            pages = _read_pages(doc, self._windows[0], self._reading, settings)
+            if not any(p.lines or p.tables for p in pages):
+                raise _no_text_error(path, self._reading, settings)
+            strip_margins(pages)
+            self._body_font_size = body_font_size(pages)
+            self._first, self._section = blocks_of(pages, self._body_font_size, "")
+            self.doc = _document(path, doc, self._first, date)
+        self._pages_read = len(self._windows[0])
+
+    def fraction_read(self) -> float:
+        """How much of the file the blocks given out so far were read from (0-1), for progress."""
+        return self._pages_read / self.total
+
+    def finished(self) -> ParsedDocument:
+        """The document with the warnings and OCR'd pages of every page read so far (all, once iterated)."""
+        return replace(self.doc, warnings=self.doc.warnings + self._reading.warnings(),
+                       ocr_pages=tuple(self._reading.ocr))  # fmt: skip
+
+    def __iter__(self) -> Iterator[Block]:
+        yield from self._first
+        self._first = []
+        with _open(self.path) as doc:
+            for window in self._windows[1:]:
+                pages = _read_pages(doc, window, self._reading, self._settings)
+                strip_margins(pages)
+                blocks, self._section = blocks_of(pages, self._body_font_size, self._section)
+                self._pages_read += len(window)
+                yield from blocks
+
+
+def _windows(total: int) -> list[range]:
+    """0-based page ranges of ``WINDOW_PAGES`` (the last one at least half a window, for its margins)."""
+    starts = list(range(0, total, WINDOW_PAGES))
+    if len(starts) > 1 and total - starts[-1] < WINDOW_PAGES // 2:
+        starts.pop()
+    return [range(start, end) for start, end in zip(starts, [*starts[1:], total])]
+
+
+def open_pdf_stream(path: Path, date: str, settings: Settings) -> PdfStream | None:
+    """A stream over a PDF of more than ``STREAM_PAGES`` pages, or ``None`` when it is to be read whole.
+
+    Raises:
+        DocumentReadError: as ``parse_pdf`` (for a long PDF, judged on its first window of pages).
+    """
+    with _open(path) as doc:
+        if doc.page_count <= STREAM_PAGES:
+            return None
+    return PdfStream(path, date, settings)
