@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.answers.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote, closed_sentence_spans
-from rag.answers.claims import ClaimCheck, Fact, check_claim, facts_of, premises
+from rag.answers.claims import ClaimCheck, check_claim, premises
+from rag.answers.facts import Fact, facts_of
 from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, markers_of, says_unknown, strip_markers
 from rag.records import Citation, ClaimVerdict
 

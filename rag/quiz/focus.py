@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from rag.answers.claims import facts_of
+from rag.answers.facts import facts_of
 from rag.answers.faithfulness import content_tokens, normalize, split_sentences
 from rag.answers.prompts import Language
 from rag.quiz.validation import Focus, is_fragment, is_question

@@ -1,7 +1,7 @@
 """False statements made on purpose: a supported statement with exactly one fact changed, still well-formed.
 
 Small models write mostly TRUE statements, so false items are not left to them. A true statement becomes false by
-changing one of its facts (``rag.answers.claims.facts_of``) in its kind: a time moves by whole hours (03:00 → 05:00),
+changing one of its facts (``rag.answers.facts.facts_of``) in its kind: a time moves by whole hours (03:00 → 05:00),
 a date or era by a year or a month (令和6年 → 令和4年), a version by one step (1.2 → 1.3), a number by a factor
 that keeps its unit and grouping (45 days → 90 days, 30 % → 60 %), and a name or API identifier is swapped for
 another of the same kind from the same document. Without a fact to change, the statement's polarity flips
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from rag.answers.claims import ERAS, Fact, facts_of
+from rag.answers.facts import ERAS, Fact, facts_of
 from rag.answers.faithfulness import normalize
 from rag.quiz.wellformed import is_well_formed
 

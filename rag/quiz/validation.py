@@ -19,8 +19,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from rag.answers.citations import locate_verbatim, verify_quote
-from rag.answers.claims import check_claim, facts_of, is_negated
+from rag.answers.claims import check_claim
+from rag.answers.facts import facts_of
 from rag.answers.faithfulness import content_tokens, normalize, split_sentences, support
+from rag.answers.polarity import is_negated
 from rag.quiz.models import GeneratedItem
 from rag.quiz.perturbation import COMPARISONS, Kind
 from rag.quiz.wellformed import is_well_formed

@@ -10,7 +10,7 @@ from __future__ import annotations
 import calendar
 import re
 
-from rag.answers.claims import ERAS
+from rag.answers.facts import ERAS
 from rag.answers.faithfulness import normalize
 
 _CLOCK = re.compile(r"(?<![\d:.,/])(\d{1,3}):(\d+)(?::(\d+))?(?![\d:])")

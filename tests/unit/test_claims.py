@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from rag.answers.citations import Passage
-from rag.answers.claims import check_claim, facts_of, is_negated, premises
+from rag.answers.claims import check_claim, premises
+from rag.answers.facts import facts_of
+from rag.answers.polarity import is_negated
 from rag.answers.verification import check_answer
 from rag.ingest.chunking import chunk_document
 from rag.ingest.parsing import parse_file

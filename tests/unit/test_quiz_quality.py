@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rag.answers.claims import facts_of
+from rag.answers.facts import facts_of
 from rag.answers.faithfulness import split_sentences
 from rag.llm.base import Message
 from rag.quiz.focus import body_of, clean, focus_sentences, usable_statement

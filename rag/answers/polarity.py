@@ -1,0 +1,73 @@
+"""Polarity: whether a sentence denies what it is about, and whether a claim's polarity differs from the evidence
+sentence it restates (Japanese ない/ません/ず/不可/できない…, English not/no/never/cannot…; ``しなければなりません``
+is an obligation, not a negation).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rag.answers.facts import fact_found, facts_of, plain_text
+from rag.answers.faithfulness import support
+
+POLARITY_MIN_SUPPORT = 0.5
+"""Polarity is compared only with an evidence sentence the claim restates (this share of its content words)."""
+
+# ---- polarity ----------------------------------------------------------------------------------------------
+
+_OBLIGATION = re.compile(
+    r"な(?:けれ|く(?:て|ちゃ))(?:ば|は)?(?:なら|なり|いけ|だめ)(?:ない|ません|ず)|ないと(?:いけ|だめ)(?:ない|ません)?|ざるを得(?:ない|ません)"
+)
+_JA_NEGATION = re.compile(
+    r"(?<![少危幼汚切拙つ])な(?:い|く(?!て(?:も|は))|かっ|し(?=に|で))|ません|(?<=[^\s])ず(?=[にもとがで、。,.\s]|$)|ぬ(?=[。、]|$)"
+    r"|不可|不要|不能|できない|無し|なし(?=[。、]|$)|対象外|禁止|無効"
+)
+_JA_NOT_NEGATION = re.compile(r"間もなく|ないし|問題(?:ない|ありません)|少なく|危なく|とんでもない|違いない")
+_EN_NEGATION = re.compile(
+    r"\b(?:not|no|never|cannot|none|nothing|neither|nor|nobody|nowhere|prohibited|forbidden)\b|n't\b", re.IGNORECASE
+)
+_EN_NOT_NEGATION = re.compile(r"\bnot only\b|\bno\.\s?\d|\bno (?:more|less|later|earlier|fewer) than\b", re.IGNORECASE)
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_JA_CLAUSE_END = re.compile(r"[、,，]")
+_PUNCTUATED_END = re.compile(r"(?<=[。！？!?])\s*|(?<=[.;])\s+")
+_ANSWER_PARTICLE = re.compile(r"^\s*(?:いいえ|はい|yes|no)\s*[、,.。!！]\s*", re.IGNORECASE)
+
+
+def negation_count(sentence: str) -> int:
+    """How many negations ``sentence`` holds (an obligation such as ``しなければならない`` counts as none)."""
+    text = _ANSWER_PARTICLE.sub("", plain_text(sentence))
+    text = _JA_NOT_NEGATION.sub("", _OBLIGATION.sub("", text))
+    text = _EN_NOT_NEGATION.sub("", text)
+    return len(_JA_NEGATION.findall(text)) + len(_EN_NEGATION.findall(text))
+
+
+def is_negated(sentence: str) -> bool:
+    """Whether ``sentence`` denies what it is about ("いいえ、", "No," are not counted).
+
+    Japanese puts the main predicate last, so its polarity is that of the last clause (after the last 、):
+    "貸与しているわけではないため、配布にはなりません" denies once, not twice. English counts every negation
+    (odd: negated), "not only" and "no later than" excepted.
+    """
+    text = _ANSWER_PARTICLE.sub("", plain_text(sentence)).strip()
+    if _KANA.search(text):
+        clauses = [c for c in _JA_CLAUSE_END.split(text.rstrip("。．.！？!? ")) if c.strip()]
+        text = clauses[-1] if clauses else text
+    return negation_count(text) % 2 == 1
+
+
+def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> bool:
+    """Whether the claim's polarity differs from the evidence sentence it restates (when it restates one).
+
+    ``across``: claim and evidence are in different languages, so no words are shared; the sentence restated is
+    then the one holding most of the claim's facts, and polarity is always compared with it.
+    """
+    # sentences end at their punctuation here, not at line breaks: a slide or a wrapped PDF line breaks mid-sentence
+    sentences = [s for s in _PUNCTUATED_END.split(evidence) if s.strip()] or [evidence]
+    if across:
+        facts = facts_of(claim)
+        closest = max(sentences, key=lambda s: sum(fact_found(f, facts_of(s), plain_text(s)) for f in facts))
+        return is_negated(claim) != is_negated(closest)
+    closest = max(sentences, key=lambda s: support(claim, s))
+    if support(claim, closest) < POLARITY_MIN_SUPPORT:
+        return False
+    return is_negated(claim) != is_negated(closest)
