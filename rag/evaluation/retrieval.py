@@ -8,10 +8,12 @@ Golden QA file (``.jsonl``, one object a line, or a ``.json`` list), evaluated a
     {"question": "...", "expected_sources": ["manual.pdf"], "expected_pages": [3, 4], "reference_answer": "..."}
 
 ``expected_pages`` is optional: with it, a hit counts when its source and page match; without it, its source.
+A question no document answers (``"no_answer": true`` and no ``expected_sources``) is left out of the scores.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -42,7 +44,8 @@ class CorpusSearcher(Searcher, Protocol):
 
 
 S = TypeVar("S", bound=CorpusSearcher)
-_Target = tuple[Callable[..., list[Hit]], dict[str, str], dict[str, dict[str, int]], Callable[[Hit], list[str]]]
+# search, queries, qrels, and the document ids a hit stands for in a query's judgements
+_Target = tuple[Callable[..., list[Hit]], dict[str, str], dict[str, dict[str, int]], Callable[[str, Hit], list[str]]]
 """What a BEIR folder or golden file gives to score: the search to run, queries, judgements, a hit's doc ids."""
 
 
@@ -89,7 +92,7 @@ def evaluate_path(service: Searcher, path: str | Path, *, settings: Settings,
             started = time.perf_counter()
             hits = search(text, top_k=RUN_DEPTH, semantic_weight=MODE_SEMANTIC_WEIGHTS[mode])  # type: ignore[index]  # checked above
             latencies.append((time.perf_counter() - started) * 1e3)
-            run[qid] = _doc_scores(hits, to_doc)
+            run[qid] = _doc_scores(hits, functools.partial(to_doc, qid))
         metrics = evaluate_run(run, qrels)
         metrics.update(queries=len(queries), latency_ms_p50=percentile(latencies, 50),
                        latency_ms_p95=percentile(latencies, 95))  # fmt: skip
@@ -133,7 +136,7 @@ def _beir(settings: Settings, make_service: Callable[[Settings], CorpusSearcher]
     qrels = read_qrels(qrels_file)
     queries = {q["_id"]: q["text"] for q in _read_jsonl(folder / "queries.jsonl") if q["_id"] in qrels}
     eval_service = corpus_service(settings, corpus, make_service)
-    return eval_service.search, queries, qrels, lambda hit: [str(hit.chunk.extra.get("_id", hit.chunk.source))]
+    return eval_service.search, queries, qrels, lambda _, hit: [str(hit.chunk.extra.get("_id", hit.chunk.source))]
 
 
 def corpus_service(settings: Settings, corpus: Path, make_service: Callable[[Settings], S]) -> S:
@@ -191,21 +194,32 @@ def _golden(service: Searcher, path: Path) -> _Target:
         raise EvaluationError(f"Cannot read golden QA file {path}: {err}") from err
     queries: dict[str, str] = {}
     qrels: dict[str, dict[str, int]] = {}
-    use_pages = False
+    by_page: set[str] = set()  # the queries judged by source and page; the others by source
+    expected: dict[str, tuple[str, ...]] = {}
     for i, item in enumerate(items):
+        if isinstance(item, dict) and item.get("no_answer") and not item.get("expected_sources"):
+            continue  # a question no document answers has nothing to retrieve (the answer evaluation scores it)
         if not isinstance(item, dict) or not item.get("question") or not item.get("expected_sources"):
             raise EvaluationError(
-                f'{path} item {i + 1}: needs "question" and "expected_sources" (see rag.evaluation.retrieval).'
+                f'{path} item {i + 1}: needs "question" and "expected_sources", or "no_answer": true '
+                "(see rag.evaluation.retrieval)."
             )
         qid = str(item.get("id", i + 1))
         queries[qid] = item["question"]
         pages = item.get("expected_pages") or []
-        use_pages = use_pages or bool(pages)
+        if pages:
+            by_page.add(qid)
+        expected[qid] = tuple(item["expected_sources"])
         keys = [f"{s}#{p}" for s in item["expected_sources"] for p in pages] if pages else item["expected_sources"]
         qrels[qid] = {k: 1 for k in keys}
 
-    def to_docs(hit: Hit) -> list[str]:
-        sources = [hit.chunk.source, *hit.also_sources]
-        return [f"{s}#{hit.chunk.page}" for s in sources] if use_pages else sources
+    def to_docs(qid: str, hit: Hit) -> list[str]:
+        sources = [_as_expected(s, expected[qid]) for s in (hit.chunk.source, *hit.also_sources)]
+        return [f"{s}#{hit.chunk.page}" for s in sources] if qid in by_page else sources
 
     return service.search, queries, qrels, to_docs
+
+
+def _as_expected(source: str, expected: Sequence[str]) -> str:
+    """``source`` as the golden file names it: "manual.pdf" stands for "docs/manual.pdf" (a folder was indexed)."""
+    return next((name for name in expected if source == name or source.endswith("/" + name.lstrip("/"))), source)

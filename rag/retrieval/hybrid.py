@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -16,9 +16,11 @@ import numpy as np
 from rag.errors import EmptyIndexError
 from rag.index.keyword_index import KeywordIndex, KeywordScores
 from rag.index.writer import Index
+from rag.ingest.metadata import detect_language
 from rag.records import Chunk, Hit, SearchFilters, StageScores
 from rag.retrieval.filters import MetadataCache, chroma_where
 from rag.retrieval.fusion import Fused, adaptive_weight, apply_rerank_thresholds, fuse_convex, fuse_rrf
+from rag.retrieval.named_sources import NAME_BOOST, SourceNames
 from rag.retrieval.reranker import Reranker, load_reranker
 from rag.settings import Settings
 
@@ -30,6 +32,8 @@ DEFINITION_BOOST = 0.5
 # filters them itself while that means at most OVERFETCH_MAX neighbours; figures in bench/search.py.
 OVERFETCH_MARGIN = 1.5
 OVERFETCH_MAX = 1500
+NAMED_SOURCES_SEARCHED = 2  # sources a question names that are searched on their own (the best named first)
+NAMED_SOURCE_K = 5  # nearest chunks taken from each of them
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +54,7 @@ class HybridRetriever:
         self._reranker = reranker
         self._reranker_loaded = reranker is not None
         self._metadata = MetadataCache(index.manifest)
+        self._source_names = SourceNames(index.tokenizer.tokenize)
         self.last_times = StageTimes()
 
     @property
@@ -105,19 +110,25 @@ class HybridRetriever:
         keyword_hits = keyword_scores.top(candidate_k) if keyword_scores is not None else []
         t1 = time.perf_counter()
         dense_hits: list[tuple[str, float]] = []
+        named: dict[str, float] = {}
         vector = None
         embed_ms = dense_ms = 0.0
         if weight > 0.0:
             vector = self._index.embedder.embed_queries([query])[0]
             t2 = time.perf_counter()
             dense_hits = self._dense(vector, candidate_k, filters, mask, keyword)
+            if filters is None:
+                named = self._source_names.named(keyword.version, self._index.catalog.sources, query_tokens)
+                dense_hits = self._with_named_sources(vector, dense_hits, named)
             embed_ms, dense_ms = (t2 - t1) * 1e3, (time.perf_counter() - t2) * 1e3
         t3 = time.perf_counter()
         weight = adaptive_weight(weight, query_tokens, keyword_hits)
-        fused = self._fuse(weight, vector, dense_hits, keyword_hits, keyword_scores)
-        chunks = self._index.manifest.chunks_by_id([f.chunk_id for f in fused])
+        chunks = self._index.manifest.chunks_by_id(list(dict.fromkeys(cid for cid, _ in [*dense_hits, *keyword_hits])))
+        unjudged = _other_language(query, dense_hits, chunks)
+        fused = self._fuse(weight, vector, dense_hits, keyword_hits, keyword_scores, unjudged)
         fused = [f for f in fused if f.chunk_id in chunks]  # readers trust only committed manifest rows
         fused = _boost_entities(query, fused, chunks, s.entity_patterns)
+        fused = _boost_named_sources(fused, chunks, named)
         t4 = time.perf_counter()
         hits, rerank_ms = self._finish(query, fused, chunks, top_k, rerank)
         hits = _collapse_duplicates(hits, self._index, s.near_duplicate_cosine)[:top_k]
@@ -154,6 +165,16 @@ class HybridRetriever:
         found = self._index.vectors.query(vector, k, where=chroma_where(filters))
         return [(cid, score) for cid, score in found if passes(cid)]  # entity lists Chroma cannot express
 
+    def _with_named_sources(
+        self, vector: np.ndarray, dense_hits: list[tuple[str, float]], named: dict[str, float]
+    ) -> list[tuple[str, float]]:
+        """``dense_hits`` with the nearest chunks inside each source the question names (a few each), best first."""
+        found = dict(dense_hits)
+        for source in sorted(named, key=lambda src: -named[src])[:NAMED_SOURCES_SEARCHED]:
+            for cid, score in self._index.vectors.query(vector, NAMED_SOURCE_K, where={"source": source}):
+                found.setdefault(cid, score)
+        return sorted(found.items(), key=lambda item: -item[1])
+
     def _fuse(
         self,
         weight: float,
@@ -161,8 +182,10 @@ class HybridRetriever:
         dense_hits: list[tuple[str, float]],
         keyword_hits: list[tuple[str, float]],
         keyword_scores: KeywordScores | None,
+        dense_only: Collection[str] = (),
     ) -> list[Fused]:
-        """Fuse as configured; convex fusion first gives every candidate the score of the retriever that missed it."""
+        """Fuse as configured; convex fusion first gives every candidate the score of the retriever that missed it
+        (and judges ``dense_only`` candidates, which keyword search cannot, by their dense score alone)."""
         s = self._settings
         if s.fusion != "convex":
             return fuse_rrf(dense_hits, keyword_hits, semantic_weight=weight, k=s.rrf_k)
@@ -173,7 +196,13 @@ class HybridRetriever:
             cosines = {cid: float(embedding @ vector) for cid, embedding in stored.items()}
         bm25 = keyword_scores.of([cid for cid, _ in dense_hits]) if keyword_scores is not None else None
         return fuse_convex(
-            dense_hits, keyword_hits, semantic_weight=weight, k=s.rrf_k, dense_extra=cosines, keyword_extra=bm25
+            dense_hits,
+            keyword_hits,
+            semantic_weight=weight,
+            k=s.rrf_k,
+            dense_extra=cosines,
+            keyword_extra=bm25,
+            dense_only=dense_only,
         )
 
     def _finish(
@@ -202,6 +231,17 @@ class HybridRetriever:
         return replace(hit, context_before="\n".join(before), context_after="\n".join(after))
 
 
+def _other_language(query: str, dense_hits: list[tuple[str, float]], chunks: dict[str, Chunk]) -> set[str]:
+    """Dense candidates written in the other language than ``query`` (English against Japanese or the reverse).
+
+    An English question about a Japanese spreadsheet shares no word with it: its BM25 zero says nothing about the
+    chunk, and in convex fusion it would sink the chunk below any English passage with a chance word in common.
+    """
+    language = detect_language(query)
+    other = {"en": "ja", "ja": "en"}.get(language)
+    return {cid for cid, _ in dense_hits if (chunk := chunks.get(cid)) is not None and chunk.language == other}
+
+
 def _matched(query_tokens: Sequence[str], stored: dict[str, frozenset[str]], hit: Hit) -> tuple[str, ...]:
     """The query's tokens that the hit's chunk contains, in query order (the chunk's tokens as indexed)."""
     chunk_tokens = stored.get(hit.chunk.chunk_id, frozenset())
@@ -210,6 +250,14 @@ def _matched(query_tokens: Sequence[str], stored: dict[str, frozenset[str]], hit
 
 def _scores(f: Fused) -> StageScores:
     return StageScores(f.dense_rank, f.dense_score, f.bm25_rank, f.bm25_score, f.rrf, fused_score=f.score)
+
+
+def _boost_named_sources(fused: list[Fused], chunks: dict[str, Chunk], named: dict[str, float]) -> list[Fused]:
+    """Candidates from a source the question names (``rag.retrieval.named_sources``) lifted by ``NAME_BOOST``."""
+    if not named:
+        return fused
+    lifted = [replace(f, score=f.score + NAME_BOOST * named.get(chunks[f.chunk_id].source, 0.0)) for f in fused]
+    return sorted(lifted, key=lambda f: -f.score)
 
 
 def _boost_entities(query: str, fused: list[Fused], chunks: dict[str, Chunk], patterns: dict[str, str]) -> list[Fused]:

@@ -1,0 +1,93 @@
+"""Questions that name a document, and questions in the other language than the document that answers them.
+
+An English question about a Japanese table shares no word with it: keyword search gives it nothing, and English
+pages with a chance word in common came first. A question that names the file ("in the Digital Agency
+machine-readability rules") now finds it, and a chunk in the other language is judged by its meaning alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rag.retrieval.named_sources import NAMED_SHARE, SourceNames
+from rag.service import RagService
+from rag.settings import Settings
+from tests.docmaker import make_csv
+
+SOURCES = [
+    "docs/ja_digital_agency_machine_readability_rules.csv",
+    "docs/en_us_bill_hr815_2024.pdf",
+    "docs/ja_oss_training_case_analysis.xlsx",
+    "docs/ja_oss_license_faq.pdf",
+]
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower().rstrip("s") for w in text.replace("-", " ").replace("'", " ").split()]
+
+
+def test_a_question_names_the_file_whose_name_words_it_uses() -> None:
+    names = SourceNames(_words)
+
+    named = names.named("v1", lambda: SOURCES, _words("Which rule in the Digital Agency machine-readability rules?"))
+    about_training = names.named("v1", lambda: SOURCES, _words("In the training case analysis, which course?"))
+    unnamed = names.named("v1", lambda: SOURCES, _words("Which rule says the header row comes first?"))
+
+    assert named == {"docs/ja_digital_agency_machine_readability_rules.csv": 1.0}
+    assert list(about_training) == ["docs/ja_oss_training_case_analysis.xlsx"]
+    assert about_training["docs/ja_oss_training_case_analysis.xlsx"] >= NAMED_SHARE
+    assert unnamed == {}  # "rule" alone is a small share of that name
+
+
+def test_a_word_every_file_name_uses_names_no_file() -> None:
+    names = SourceNames(_words)
+    sources = ["ja_manual_install.pdf", "ja_manual_network.pdf", "ja_manual_backup.pdf"]
+
+    assert names.named("v1", lambda: sources, _words("What does the manual say?")) == {}
+    assert list(names.named("v1", lambda: sources, _words("the network manual"))) == ["ja_manual_network.pdf"]
+
+
+def test_the_names_follow_the_index_version() -> None:
+    names = SourceNames(_words)
+    question = _words("the backup guide")
+
+    assert names.named("v1", lambda: ["install_guide.md", "network_guide.md"], question) == {}
+    assert list(names.named("v2", lambda: ["install_guide.md", "backup_guide.md"], question)) == ["backup_guide.md"]
+
+
+RULES = [
+    ["ID", "確認項目", "説明"],
+    ["L1-01", "ファイル形式は機械が直接読み取れるExcelやCSV等となっているか", "PDFやWordは人が読むための形式です。"],
+    ["L1-02", "1セル1データとなっているか", "一つのセルに複数のデータを入れないこと。"],
+    ["L3-01", "表題行が1行目にあり、データが2行目から始まっているか", "見出しを先頭に置き、直後からデータ。"],
+    ["L3-02", "セルの結合をしていないか", "結合したセルは機械では正しく読めません。"],
+]
+
+ENGLISH = {
+    "en_latex_guide.txt": "A LaTeX line break inside a paragraph uses \\\\ and the first line of a paragraph is "
+    "indented. The header of each page shows the section title; a rule draws a horizontal line.",
+    "en_us_bill.txt": "SEC. 3. The rule applies to each file an agency keeps. Data shall be kept for five years, "
+    "and the first report is due right after the date of enactment.",
+    "en_mtower_readme.txt": "The header file tee_client_api.h declares every function. Each line of the "
+    "log file starts with the time; the first line says which version is running.",
+}
+
+
+def test_an_english_question_naming_a_japanese_table_finds_the_row_that_answers_it(
+    tmp_path: Path, models_dir: Path, e5_embedder
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    make_csv(docs / "ja_digital_agency_machine_readability_rules.csv", RULES[0], RULES[1:])
+    for name, text in ENGLISH.items():  # English pages sharing words, not meaning, with the question
+        (docs / name).write_text(text, encoding="utf-8")
+    service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=e5_embedder)
+    service.index_paths([docs])
+
+    hits = service.search(
+        "Which rule ID in the Digital Agency machine-readability rules says the header row should be the very "
+        "first line of the file, with the data beginning on the line right after it?"
+    )
+
+    assert hits[0].chunk.source == "docs/ja_digital_agency_machine_readability_rules.csv"
+    assert "L3-01" in hits[0].chunk.text
