@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 
 FILE_NAME = "monitoring.sqlite3"
 BUSY_TIMEOUT_MS = 2000
+_PAUSED = threading.local()  # per thread, for every log: an evaluation's own services record nothing either
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -54,17 +55,17 @@ class QueryLog:
 
     @contextmanager
     def paused(self) -> Iterator[None]:
-        """Record nothing from this thread inside the block (evaluation runs are not people's questions)."""
-        before = getattr(self._local, "paused", False)
-        self._local.paused = True
+        """Record nothing from this thread, in any log, inside the block (evaluations are not people's questions)."""
+        before = getattr(_PAUSED, "on", False)
+        _PAUSED.on = True
         try:
             yield
         finally:
-            self._local.paused = before
+            _PAUSED.on = before
 
     def record(self, event: QueryEvent) -> bool:
         """Append one event; returns whether it was stored. Never raises for the log's own failures."""
-        if getattr(self._local, "paused", False):
+        if getattr(_PAUSED, "on", False):
             return False
         row = (
             event.at,
