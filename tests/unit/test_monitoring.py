@@ -20,6 +20,7 @@ from rag.monitoring.query_log import FILE_NAME, QueryLog
 from rag.monitoring.summary import summarize
 from rag.records import QueryEvent, SearchFilters
 from rag.service import RagService
+from tests.scripted_llm import ScriptedLLM
 
 HOUR = 3600.0
 T0 = 1_790_000_000.0 - 1_790_000_000.0 % HOUR  # the start of a clock hour
@@ -65,6 +66,22 @@ def test_searches_and_answers_each_leave_one_row_with_their_stages(service: RagS
         assert stages["total"] >= max((ms for stage, ms in stages.items() if stage != "total"), default=0.0)
     stored = sqlite3.connect(service.settings.storage / FILE_NAME).execute("SELECT * FROM events").fetchall()
     assert not any("session" in str(value).lower() for row in stored for value in row)  # no question text kept
+
+
+def test_a_streamed_answer_records_the_wait_for_its_first_words_and_its_backend(
+    settings, minilm_embedder, service: RagService
+) -> None:
+    llm = ScriptedLLM(["TEEC_OpenSession opens a session with a trusted application [1]."], piece_chars=4)
+    streamed = RagService(settings, embedder=minilm_embedder, llm=llm)
+    draft = streamed.prepare_answer("How is a session opened?")
+    shown = "".join(draft.stream())
+    answer = draft.finish()
+    assert shown and len(llm.calls) == 1
+    (event,) = streamed.query_log.events()
+    stages = _stages(event)
+    assert {"context", "first_token", "generate", "check"} <= set(stages)
+    assert stages["first_token"] <= stages["generate"] <= stages["total"]
+    assert event.backend == answer.backend == "scripted" and not event.no_basis
 
 
 def test_an_answer_finished_twice_is_one_row_and_an_evaluation_leaves_none(service: RagService, tmp_path) -> None:
