@@ -221,7 +221,7 @@ def _stats(service, args) -> int:  # type: ignore[no-untyped-def]
                        for s in stats.per_source],
     }  # fmt: skip
     if args.json:
-        _emit({**data, "monitoring": _monitoring_json(service.monitoring_summary())})
+        _emit({**data, "monitoring": _monitoring_json(service)})
         return 0
     print(f"{stats.sources} sources, {stats.pages} pages, {stats.chunks} chunks; version {stats.index_version}; "
           f"model {stats.embedding_model}")  # fmt: skip
@@ -229,6 +229,12 @@ def _stats(service, args) -> int:  # type: ignore[no-untyped-def]
         error = f" — {s.error}" if s.error else ""
         ocr = f", OCR on {len(s.ocr_pages)} page(s)" if s.ocr_pages else ""
         print(f"  {s.status:<8} {s.source} ({s.doc_type}, {s.pages} pages, {s.chunks} chunks{ocr}){error}")
+    block = _monitoring_json(service)
+    total = block.get("stages_ms", {}).get("total")
+    if total:
+        counts = f"{block['searches']} searches, {block['answers']} answers"
+        ratios = f"hit ratio {block['hit_ratio']:.0%}, no basis {block['no_basis_ratio']:.0%}"
+        print(f"last 7 days: {counts}; total p50 {total['p50']:.0f} ms, p95 {total['p95']:.0f} ms; {ratios}")
     return 0
 
 
@@ -351,8 +357,13 @@ def _evaluate_answers(service, args) -> int:  # type: ignore[no-untyped-def]
     return 0
 
 
-def _monitoring_json(summary: MonitoringSummary) -> dict[str, Any]:
-    """``stats --json``'s ``monitoring`` block: the last 7 days of searches and answers."""
+def _monitoring_json(service) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    """``stats --json``'s ``monitoring`` block: the last 7 days of searches and answers (``{"error": ...}`` when the
+    log cannot be read: the index's own figures still print)."""
+    try:
+        summary: MonitoringSummary = service.monitoring_summary()
+    except RagError as err:
+        return {"error": str(err)}
     return {
         "since": summary.since,
         "searches": summary.searches,

@@ -162,3 +162,21 @@ def test_stats_json_keeps_its_keys_and_gains_a_monitoring_block(
     assert block["stages_ms"]["total"]["count"] == 2
     assert block["stages_ms"]["total"]["p95"] >= block["stages_ms"]["total"]["p50"] > 0
     assert sum(h["searches"] for h in block["by_hour"]) == 2
+
+
+def test_stats_prints_the_figures_and_survives_an_unreadable_log(
+    service: RagService, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("RAG_STORAGE_DIR", str(service.settings.storage))
+    monkeypatch.setenv("RAG_MODEL_DIR", str(service.settings.models))
+    monkeypatch.setenv("RAG_EMBEDDING_MODEL", MINILM_OFFLINE)
+    service.search("session opened")
+    assert main(["stats"]) == 0
+    assert "last 7 days: 1 searches, 0 answers; total p50" in capsys.readouterr().out
+
+    (service.settings.storage / FILE_NAME).write_bytes(b"not a database, " * 256)
+    for suffix in ("-wal", "-shm"):
+        (service.settings.storage / f"{FILE_NAME}{suffix}").unlink(missing_ok=True)
+    assert main(["stats", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["chunks"] > 0 and "Move the file away" in data["monitoring"]["error"]
