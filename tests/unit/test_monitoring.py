@@ -144,12 +144,17 @@ def test_rows_from_many_threads_are_all_kept(tmp_path: Path) -> None:
     assert len(log.events()) == 100
 
 
-def test_stats_json_keeps_its_keys_and_gains_a_monitoring_block(
-    service: RagService, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _command_line_on(service: RagService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point ``python -m rag`` (``main``) at the service's storage and model."""
     monkeypatch.setenv("RAG_STORAGE_DIR", str(service.settings.storage))
     monkeypatch.setenv("RAG_MODEL_DIR", str(service.settings.models))
     monkeypatch.setenv("RAG_EMBEDDING_MODEL", MINILM_OFFLINE)
+
+
+def test_stats_json_keeps_its_keys_and_gains_a_monitoring_block(
+    service: RagService, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _command_line_on(service, monkeypatch)
     assert main(["search", "session opened", "--json"]) == 0
     assert main(["search", "TEE_Malloc", "--json"]) == 0
     capsys.readouterr()
@@ -167,9 +172,7 @@ def test_stats_json_keeps_its_keys_and_gains_a_monitoring_block(
 def test_stats_prints_the_figures_and_survives_an_unreadable_log(
     service: RagService, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("RAG_STORAGE_DIR", str(service.settings.storage))
-    monkeypatch.setenv("RAG_MODEL_DIR", str(service.settings.models))
-    monkeypatch.setenv("RAG_EMBEDDING_MODEL", MINILM_OFFLINE)
+    _command_line_on(service, monkeypatch)
     service.search("session opened")
     assert main(["stats"]) == 0
     assert "last 7 days: 1 searches, 0 answers; total p50" in capsys.readouterr().out
