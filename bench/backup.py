@@ -6,7 +6,9 @@ temporary folder first and never writes to the original. Each round runs the com
 storage, and prints the median wall time of each (process start and imports included) and the engine's own time
 (the JSON's ``seconds``). Baselines measured in the same run: copying the storage folder with ``shutil.copytree``
 (what a backup by hand does, but it cannot cross to a server-mode Chroma), and embedding every chunk's stored
-text again (what an import without vectors would cost).
+text again (what an import without vectors would cost). Last, the questions of a golden file (``--questions``, by
+default ``golden-every-2.jsonl`` beside the index) are searched on the copy and on the restored index: how many
+return the same top 5 (chunk ids, ranks, scores to 5 decimals).
 
 Run: RAG_MODEL_DIR=$PWD/storage/models .venv/bin/python bench/backup.py [--index DIR] [--rounds 3] [--no-reembed]
 """
@@ -58,11 +60,21 @@ def reembed_seconds(storage: Path) -> tuple[float, int]:
     return time.perf_counter() - started, len(texts)
 
 
+def same_hits(source: Path, restored: Path, questions: Path) -> tuple[int, int]:
+    """How many of the file's questions get the same top 5 on both indexes, of how many."""
+    original = RagService(Settings.from_env(storage_dir=source, monitoring=False))
+    copy = RagService(Settings.from_env(storage_dir=restored, monitoring=False), embedder=original.embedder)
+    asked = [json.loads(line)["question"] for line in questions.read_text(encoding="utf-8").splitlines() if line]
+    ranked = lambda svc, q: [(h.chunk.chunk_id, h.scores.final_rank, round(h.score, 5)) for h in svc.search(q)]  # noqa: E731
+    return sum(ranked(original, q) == ranked(copy, q) for q in asked), len(asked)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--index", type=Path, default=REALDOCS, help="the storage folder to copy and export")
     parser.add_argument("--rounds", type=int, default=3, help="export/import rounds (medians are printed)")
     parser.add_argument("--no-reembed", action="store_true", help="skip the re-embedding baseline")
+    parser.add_argument("--questions", type=Path, default=None, help="a golden .jsonl file whose questions to compare")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="bench-backup-") as tmp:
@@ -96,6 +108,10 @@ def main() -> None:
         print(f"import, median of {args.rounds}: {statistics.median(import_wall):.2f} s wall "
               f"({statistics.median(import_engine):.2f} s in the engine); `rag check` after each: agree")  # fmt: skip
         print(f"baseline, copying the storage folder: {copy_s:.2f} s")
+        questions = args.questions or args.index / "golden-every-2.jsonl"
+        if questions.is_file():
+            same, asked = same_hits(source, work / f"restored-{args.rounds - 1}", questions)
+            print(f"same top 5 on the restored index as on the original: {same}/{asked} questions of {questions.name}")
         if not args.no_reembed:
             seconds, chunks = reembed_seconds(source)
             print(f"baseline, embedding the {chunks} chunks again: {seconds:.1f} s "
