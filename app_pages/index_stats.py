@@ -9,7 +9,9 @@ import streamlit as st
 
 from rag.errors import RagError
 from rag.records import IndexStats
+from ui.backup import backup_controls
 from ui.i18n import t
+from ui.monitoring import show_monitoring
 from ui.service import get_service
 from ui.widgets import show_error
 
@@ -136,3 +138,12 @@ if report := st.session_state.get("stats_consistency"):
         st.text(t("stats.orphans", ids=", ".join(report.orphans_in_vectors[:20])))
     if report.message:
         st.info(report.message)
+
+st.subheader(t("monitor.title"))
+try:
+    show_monitoring(svc.monitoring_summary())
+except RagError as err:
+    show_error(err)
+
+st.subheader(t("backup.title"))
+backup_controls(svc)

@@ -1,4 +1,4 @@
-"""``python -m rag index|stats|check|remove|search|ask|quiz|evaluate``.
+"""``python -m rag index|stats|check|remove|search|ask|quiz|evaluate|export|import``.
 
 The command names, flags and JSON keys here are a contract other tools rely on: keep them stable.
 Human-readable output goes to stdout; progress and errors to stderr. Exit codes: 0 success, 1 some files
@@ -18,7 +18,7 @@ from typing import Any
 
 from rag import __version__
 from rag.errors import RagError
-from rag.records import QUIZ_LEVELS, SEARCH_MODES, Hit, IndexProgress, SearchFilters
+from rag.records import QUIZ_LEVELS, SEARCH_MODES, BackupReport, Hit, IndexProgress, MonitoringSummary, SearchFilters
 
 EXIT_LLM_FAILED = 3
 
@@ -143,6 +143,16 @@ evaluate golden/realdocs_qa.jsonl --answers""", _evaluate)  # fmt: skip
         action="store_true",
         help="answer a golden .jsonl file's questions with the current index and score the answers",
     )
+
+    p = _command(sub, "export", "write the index (vectors, BM25 tokens, manifest, settings) and quizzes to a file", """
+export backup.zip            # indexing waits meanwhile; searches do not
+export /mnt/usb/docs-base.zip --json""", _export)  # fmt: skip
+    p.add_argument("file", metavar="FILE", help="the archive to write (replaced if it exists), e.g. backup.zip")
+
+    p = _command(sub, "import", "restore an exported file into an empty storage, without embedding again", """
+import backup.zip
+import backup.zip --json     # into the storage RAG_STORAGE_DIR names, which must be empty""", _import)  # fmt: skip
+    p.add_argument("file", metavar="FILE", help="an archive written by `export`, e.g. backup.zip")
     return parser
 
 
@@ -211,7 +221,7 @@ def _stats(service, args) -> int:  # type: ignore[no-untyped-def]
                        for s in stats.per_source],
     }  # fmt: skip
     if args.json:
-        _emit(data)
+        _emit({**data, "monitoring": _monitoring_json(service)})
         return 0
     print(f"{stats.sources} sources, {stats.pages} pages, {stats.chunks} chunks; version {stats.index_version}; "
           f"model {stats.embedding_model}")  # fmt: skip
@@ -219,6 +229,12 @@ def _stats(service, args) -> int:  # type: ignore[no-untyped-def]
         error = f" — {s.error}" if s.error else ""
         ocr = f", OCR on {len(s.ocr_pages)} page(s)" if s.ocr_pages else ""
         print(f"  {s.status:<8} {s.source} ({s.doc_type}, {s.pages} pages, {s.chunks} chunks{ocr}){error}")
+    block = _monitoring_json(service)
+    total = block.get("stages_ms", {}).get("total")
+    if total:
+        counts = f"{block['searches']} searches, {block['answers']} answers"
+        ratios = f"hit ratio {block['hit_ratio']:.0%}, no basis {block['no_basis_ratio']:.0%}"
+        print(f"last 7 days: {counts}; total p50 {total['p50']:.0f} ms, p95 {total['p95']:.0f} ms; {ratios}")
     return 0
 
 
@@ -339,3 +355,42 @@ def _evaluate_answers(service, args) -> int:  # type: ignore[no-untyped-def]
     for key, value in result["summary"].items():
         print(f"{key}: {value}")
     return 0
+
+
+def _monitoring_json(service) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    """``stats --json``'s ``monitoring`` block: the last 7 days of searches and answers (``{"error": ...}`` when the
+    log cannot be read: the index's own figures still print)."""
+    try:
+        summary: MonitoringSummary = service.monitoring_summary()
+    except RagError as err:
+        return {"error": str(err)}
+    return {
+        "since": summary.since,
+        "searches": summary.searches,
+        "answers": summary.answers,
+        "hit_ratio": summary.hit_ratio,
+        "no_basis_ratio": summary.no_basis_ratio,
+        "stages_ms": {s.stage: {"p50": s.p50_ms, "p95": s.p95_ms, "count": s.count} for s in summary.stages},
+        "by_hour": [{"hour": h.hour, "searches": h.searches, "answers": h.answers} for h in summary.by_hour],
+        "backends": dict(summary.backends),
+    }
+
+
+def _backup_done(report: BackupReport, verb: str, args: argparse.Namespace) -> int:
+    if args.json:
+        _emit(asdict(report))
+        return 0
+    print(f"{verb} {report.sources} sources, {report.chunks} chunks, {report.quizzes} quiz sets "
+          f"({report.embedding_model}, {report.dimension} dimensions, version {report.index_version}): "
+          f"{report.path}, {report.bytes / 1e6:.1f} MB in {report.seconds:.1f} s")  # fmt: skip
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def _export(service, args) -> int:  # type: ignore[no-untyped-def]
+    return _backup_done(service.export_base(args.file), "exported", args)
+
+
+def _import(service, args) -> int:  # type: ignore[no-untyped-def]
+    return _backup_done(service.import_base(args.file), "imported", args)

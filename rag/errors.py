@@ -18,7 +18,9 @@ Every failure a person can meet is a ``RagError`` whose message says what happen
     │   ├── LLMUnavailableError  the backend cannot be reached / the model is missing
     │   └── LLMOutputError       the backend answered something unusable
     ├── QuizError                a quiz could not be generated to the asked count
-    └── EvaluationError          an evaluation set is malformed
+    ├── EvaluationError          an evaluation set is malformed
+    ├── BackupError              an archive cannot be exported, or cannot be imported here
+    └── MonitoringError          the monitoring log cannot be read
 
 Adapters translate library errors with ``raise OurError(...) from err``.
 """
@@ -92,3 +94,11 @@ class QuizError(RagError):
 
 class EvaluationError(RagError):
     """An evaluation set is malformed."""
+
+
+class BackupError(RagError):
+    """An archive cannot be written, or cannot be imported here (corrupt, foreign, another model, storage not empty)."""
+
+
+class MonitoringError(RagError):
+    """The monitoring log cannot be read."""

@@ -8,6 +8,7 @@ concurrently. Heavy things (models, Chroma) load lazily on first use so the UI r
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cached_property
@@ -19,6 +20,7 @@ from rag.records import (
     Answer,
     AnswerEvaluation,
     BackendReport,
+    BackupReport,
     Chunk,
     ChunkLengthStats,
     ConsistencyReport,
@@ -28,6 +30,10 @@ from rag.records import (
     IndexReport,
     IndexStats,
     Judgement,
+    LatencyStage,
+    MonitoringSummary,
+    QueryEvent,
+    QueryKind,
     QuizLevel,
     QuizSummary,
     RetrievalEvaluation,
@@ -42,6 +48,7 @@ if TYPE_CHECKING:
     from rag.index.writer import Index
     from rag.llm.base import LLMBackend
     from rag.models.embedding import Embedder
+    from rag.monitoring.query_log import QueryLog
     from rag.quiz.models import Quiz, ScoreRecord
     from rag.quiz.pool import ChunkPool
     from rag.quiz.store import QuizStore
@@ -213,8 +220,12 @@ class RagService:
         rerank: bool | None = None,
         contextual: bool = False,
     ) -> list[Hit]:
-        """Hybrid search (dense + BM25 fused, optional cross-encoder) with per-stage scores on each hit."""
-        return self.retriever.search(
+        """Hybrid search (dense + BM25 fused, optional cross-encoder) with per-stage scores on each hit.
+
+        The search's stage times, hit count and top score are recorded for monitoring (never the query).
+        """
+        started = time.perf_counter()
+        hits = self.retriever.search(
             query,
             top_k=top_k,
             semantic_weight=semantic_weight,
@@ -222,6 +233,8 @@ class RagService:
             rerank=rerank,
             contextual=contextual,
         )
+        self._record("search", hits, self._search_stages(), started)
+        return hits
 
     @cached_property
     def retriever(self) -> HybridRetriever:
@@ -240,15 +253,16 @@ class RagService:
         """Retrieval metrics on a BEIR folder or a golden QA file (see ``rag.evaluation.retrieval``)."""
         from rag.evaluation.retrieval import evaluate_path
 
-        return evaluate_path(
-            self,
-            path,
-            settings=self.settings,
-            make_service=lambda settings: RagService(settings, embedder=self.embedder),
-            split=split,
-            modes=list(modes),
-            limit=limit,
-        )
+        with self.query_log.paused():  # an evaluation's questions are not people's: monitoring leaves them out
+            return evaluate_path(
+                self,
+                path,
+                settings=self.settings,
+                make_service=lambda settings: RagService(settings, embedder=self.embedder),
+                split=split,
+                modes=list(modes),
+                limit=limit,
+            )
 
     def evaluate_answers(
         self, path: str | Path, *, limit: int | None = None, progress: Callable[[str], None] | None = None
@@ -256,7 +270,8 @@ class RagService:
         """Answer a golden QA file's questions with the current index and score them (``rag.evaluation.answers``)."""
         from rag.evaluation.answers import evaluate_answers
 
-        return evaluate_answers(self, path, limit=limit, progress=progress)
+        with self.query_log.paused():
+            return evaluate_answers(self, path, limit=limit, progress=progress)
 
     # ---- answers -----------------------------------------------------------------------------------------
 
@@ -310,9 +325,14 @@ class RagService:
         from rag.answers.draft import AnswerDraft
         from rag.answers.followup import rewrite_followup
 
+        started = time.perf_counter()
         query = rewrite_followup(question, history)
-        hits = self.search(query, filters=filters, contextual=True)
-        return AnswerDraft(self.llm, question, hits, self.settings, query=query, relevance=self.sentence_relevance)
+        hits = self.retriever.search(query, filters=filters, contextual=True)
+        searched = self._search_stages()
+        record = lambda answer, timings: self._record("answer", hits, searched + timings, started, answer)
+        return AnswerDraft(
+            self.llm, question, hits, self.settings, query=query, relevance=self.sentence_relevance, on_finish=record
+        )
 
     def sentence_relevance(self, question: str, sentences: Sequence[str]) -> list[float]:
         """Cosine of each sentence to ``question`` by the embedding model (how the evidence is read by meaning)."""
@@ -398,3 +418,107 @@ class RagService:
         from rag.answers.page_render import render_pdf_page
 
         return render_pdf_page(self.index.manifest.path_of(source), page, highlight, zoom)
+
+    # ---- monitoring and backups --------------------------------------------------------------------------
+
+    @cached_property
+    def query_log(self) -> QueryLog:
+        """The monitoring log, ``<storage>/monitoring.sqlite3`` (pages use ``monitoring_summary``)."""
+        from rag.monitoring.query_log import FILE_NAME, QueryLog
+
+        return QueryLog(self.settings.storage / FILE_NAME)
+
+    def monitoring_summary(self, *, days: float = 7.0) -> MonitoringSummary:
+        """Searches and answers of the last ``days``: p50/p95 per stage, hit and no-basis ratios, questions by hour.
+
+        Raises:
+            MonitoringError: the monitoring file exists but cannot be read.
+        """
+        import sqlite3
+
+        from rag.errors import MonitoringError
+        from rag.monitoring.summary import summarize
+
+        now = time.time()
+        since = now - days * 86400
+        try:
+            events = self.query_log.events(since)
+        except sqlite3.Error as err:
+            raise MonitoringError(
+                f"Cannot read the monitoring log {self.query_log.path}: {err}. Move the file away; a new one starts "
+                "with the next question."
+            ) from err
+        return summarize(events, since=since, now=now)
+
+    def _search_stages(self) -> tuple[tuple[LatencyStage, float], ...]:
+        """The stages this thread's last search ran, in milliseconds (a stage that did not run is left out)."""
+        times = self.retriever.last_times
+        stages: tuple[tuple[LatencyStage, float], ...] = (
+            ("embed", times.embed_ms),
+            ("dense", times.dense_ms),
+            ("bm25", times.bm25_ms),
+            ("fusion", times.fuse_ms),
+            ("rerank", times.rerank_ms),
+        )
+        return tuple((stage, ms) for stage, ms in stages if ms > 0)
+
+    def _record(
+        self,
+        kind: QueryKind,
+        hits: Sequence[Hit],
+        stages: tuple[tuple[LatencyStage, float], ...],
+        started: float,
+        answer: Answer | None = None,
+    ) -> None:
+        if not self.settings.monitoring:
+            return
+        from rag.answers.draft import has_basis
+
+        total = (time.perf_counter() - started) * 1e3
+        no_basis = answer.no_basis if answer is not None else not has_basis(hits, self.settings)
+        self.query_log.record(
+            QueryEvent(
+                at=time.time(),
+                kind=kind,
+                stages_ms=tuple((stage, round(ms, 3)) for stage, ms in (*stages, ("total", total))),
+                hits=len(hits),
+                top_score=hits[0].score if hits else None,
+                no_basis=no_basis,
+                backend=answer.backend if answer is not None else "",
+            )
+        )
+
+    def export_base(self, path: str | Path) -> BackupReport:
+        """Write the index (manifest rows, vectors, BM25 tokens, the settings that shaped it) and the quiz sets to one
+        archive file, for ``import_base`` on another machine. Indexing waits meanwhile; searches do not.
+
+        Raises:
+            BackupError: Chroma lacks vectors the manifest lists (run ``check --repair``), or the file cannot be
+                written.
+        """
+        from rag.index.backup import export_base
+
+        return export_base(self.index, self.quizzes.directory, Path(path))
+
+    def import_base(self, path: str | Path) -> BackupReport:
+        """Restore an archive made by ``export_base`` into this (empty) storage without embedding anything again.
+
+        Returns:
+            What was restored, with warnings where this machine's settings differ from the exporting one's.
+
+        Raises:
+            BackupError: corrupt, truncated or foreign file; vectors of another embedding model; storage not empty.
+        """
+        from rag.index.backup import import_base
+
+        return import_base(self.index, self.quizzes.directory, Path(path), self._model_fingerprint)
+
+    def _model_fingerprint(self) -> str:
+        """The embedding model's fingerprint, from its weights file when it is not loaded yet (no minute of torch)."""
+        from rag.models.embedding import configured_fingerprint
+
+        with self._lock:
+            loaded = self._embedder
+        if loaded is not None:  # loaded, or handed in (tests, benchmarks): the settings may not name it
+            return loaded.fingerprint
+        return configured_fingerprint(self.settings) or self.embedder.fingerprint

@@ -142,6 +142,9 @@ class Settings:
     # EMBEDDED_CONTEXT_TOKENS, sized for correct answers on the realdocs golden set, bench/answers_realdocs.py).
     first_token_target_s: float = 0.0
     ui_language: str = "ja"
+    # Record every search and answer (stage latencies, hits, basis, backend; never the question) in
+    # <storage>/monitoring.sqlite3 for the stats page and `stats --json` (rag.monitoring).
+    monitoring: bool = True
 
     @property
     def storage(self) -> Path:

@@ -10,7 +10,8 @@ hold, the answer is the evidence's own sentences.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 from rag.answers.citations import Passage, drop_invalid_markers
@@ -29,11 +30,12 @@ from rag.answers.prompts import (
 from rag.answers.verification import check_answer
 from rag.errors import LLMError
 from rag.llm.base import LLMBackend, Message
-from rag.records import Answer, ClaimVerdict, Evidence, Hit
+from rag.records import Answer, ClaimVerdict, Evidence, Hit, LatencyStage
 from rag.settings import Settings
 
 __all__ = [
     "AnswerDraft",
+    "AnswerTimings",
     "AnswerStream",
     "Passage",
     "answer_question",
@@ -50,6 +52,9 @@ NEIGHBOUR_CHARS = 200
 SHORT_CHUNK_CHARS = 300
 FALLBACK_PASSAGES = 3
 _HOLD_BACK = 24  # characters kept unshown while streaming, so a "FOLLOWUPS:" marker can be cut off whole
+
+AnswerTimings = tuple[tuple[LatencyStage, float], ...]
+"""Milliseconds per answering stage that ran: ``context``, ``first_token``, ``generate``, ``check``."""
 
 _TEXT: dict[str, dict[Language, str]] = {
     "no_basis": {"ja": "文書に根拠が見つかりませんでした。", "en": "No basis in the documents."},
@@ -203,6 +208,8 @@ class AnswerStream:
         self.visible_text = ""
         self.error: LLMError | None = None
         self.done = False
+        self.first_piece_ms: float | None = None  # from the request to the first text shown
+        self.elapsed_ms: float | None = None  # from the request to the reply's end
         self._backend = backend
         self._passages = list(passages)
         self._pieces: Iterator[str] | None = None
@@ -222,6 +229,14 @@ class AnswerStream:
         return self
 
     def _generate(self) -> Iterator[str]:
+        started = time.perf_counter()
+        for piece in self._pieces_of_reply():
+            if self.first_piece_ms is None:
+                self.first_piece_ms = (time.perf_counter() - started) * 1e3
+            yield piece
+        self.elapsed_ms = (time.perf_counter() - started) * 1e3
+
+    def _pieces_of_reply(self) -> Iterator[str]:
         shown = 0
         cut: int | None = None
         try:
@@ -265,7 +280,9 @@ class AnswerDraft:
         *,
         query: str = "",
         relevance: SentenceRelevance | None = None,
+        on_finish: Callable[[Answer, AnswerTimings], None] | None = None,
     ) -> None:
+        started = time.perf_counter()
         self.question = question
         self.query = query or question
         self.hits = tuple(hits)
@@ -280,6 +297,8 @@ class AnswerDraft:
             self.passages = tuple(build_context(self.query, self.hits, settings, backend.name, rate))
         self.evidence: tuple[Evidence, ...] = gather_evidence(self.query, self.passages, relevance)
         self._stream: AnswerStream | None = None
+        self._on_finish = on_finish
+        self._timings: dict[LatencyStage, float] = {"context": (time.perf_counter() - started) * 1e3}
 
     @property
     def needs_llm(self) -> bool:
@@ -299,14 +318,40 @@ class AnswerDraft:
             self._stream = AnswerStream(self._backend, self.query, self.passages)
         return self._stream
 
+    @property
+    def timings(self) -> AnswerTimings:
+        """Milliseconds per answering stage so far (the model's stages once its reply is read)."""
+        return tuple(self._timings.items())
+
     def finish(self) -> Answer:
-        """The checked Answer: reads the rest of the stream first (all of it when nothing was streamed)."""
+        """The checked Answer: reads the rest of the stream first (all of it when nothing was streamed).
+
+        The first call hands the answer and ``timings`` to ``on_finish`` (the facade's monitoring).
+        """
+        if self.needs_llm:
+            stream = self._stream or AnswerStream(self._backend, self.query, self.passages)
+            self._stream = stream
+            if not stream.done:
+                stream.consume()
+            if stream.first_piece_ms is not None:
+                self._timings["first_token"] = stream.first_piece_ms
+            if stream.elapsed_ms is not None:
+                self._timings["generate"] = stream.elapsed_ms
+        started = time.perf_counter()
+        answer = self._checked_answer()
+        self._timings["check"] = (time.perf_counter() - started) * 1e3
+        if self._on_finish is not None:
+            report, self._on_finish = self._on_finish, None  # one record per question, however often finished
+            report(answer, self.timings)
+        return answer
+
+    def _checked_answer(self) -> Answer:
         language = detect_language(self.question)
         if not self.passages:
             return self._answer(_TEXT["no_basis"][language], no_basis=True, message=_TEXT["no_basis"][language])
         if not self.needs_llm:
             return self._from_evidence(_TEXT["extractive"][language])
-        stream = self._stream or AnswerStream(self._backend, self.query, self.passages)
+        stream = self._stream or AnswerStream(self._backend, self.query, self.passages)  # finish() has read it
         self._stream = stream
         if not stream.done:
             stream.consume()

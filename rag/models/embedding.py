@@ -131,6 +131,26 @@ def load_embedder(settings: Settings) -> Embedder:
     return SentenceTransformerEmbedder(name, loaded, settings.embedding_batch_size)
 
 
+def configured_fingerprint(settings: Settings) -> str | None:
+    """The fingerprint ``load_embedder(settings)`` gives, read from the weights file without loading the model
+    (seconds instead of a minute of importing torch); None when only loading it tells (a hub model).
+
+    Raises:
+        ModelUnavailableError: the configured model cannot be found (or built offline).
+    """
+    name = settings.embedding_model.strip()
+    with _cache_lock:
+        loaded = _cache.get((name, settings.models))
+    if loaded is not None:
+        return loaded.fingerprint
+    source, local = _resolve(name, settings.models)
+    folder = Path(source)
+    for file_name in _WEIGHT_FILES if local and folder.is_dir() else ():
+        if (folder / file_name).is_file():
+            return f"{name}@{file_sha256(folder / file_name)[:12]}"
+    return None
+
+
 def _resolve(name: str, models_dir: Path) -> tuple[str, bool]:
     """(what to hand to SentenceTransformer, whether it is a local folder)."""
     if name == DEFAULT_EMBEDDING_MODEL:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
@@ -46,7 +47,7 @@ class StageTimes:
 
 
 class HybridRetriever:
-    """Search over one Index; thread-safe (no per-query state is kept on the object but ``last_times``)."""
+    """Search over one Index; thread-safe (the one per-query state, ``last_times``, is kept per thread)."""
 
     def __init__(self, index: Index, settings: Settings, reranker: Reranker | None = None) -> None:
         self._index = index
@@ -55,7 +56,13 @@ class HybridRetriever:
         self._reranker_loaded = reranker is not None
         self._metadata = MetadataCache(index.manifest)
         self._source_names = SourceNames(index.tokenizer.tokenize)
-        self.last_times = StageTimes()
+        self._times = threading.local()
+
+    @property
+    def last_times(self) -> StageTimes:
+        """The stage times of this thread's last search (concurrent searches each see their own)."""
+        times: StageTimes = getattr(self._times, "value", StageTimes())
+        return times
 
     @property
     def reranker(self) -> Reranker | None:
@@ -88,6 +95,7 @@ class HybridRetriever:
             EmptyIndexError: nothing is indexed.
         """
         s = self._settings
+        self._times.value = StageTimes()
         top_k = s.top_k if top_k is None else top_k
         weight = s.semantic_weight if semantic_weight is None else semantic_weight
         if not query.strip():
@@ -139,7 +147,7 @@ class HybridRetriever:
         ]
         if contextual:
             hits = [self._with_context(h) for h in hits]
-        self.last_times = StageTimes(embed_ms, dense_ms, (t1 - t0) * 1e3, (t4 - t3) * 1e3, rerank_ms)
+        self._times.value = StageTimes(embed_ms, dense_ms, (t1 - t0) * 1e3, (t4 - t3) * 1e3, rerank_ms)
         return hits
 
     def _dense(
