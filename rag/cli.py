@@ -386,7 +386,11 @@ def _similar(service, args) -> int:  # type: ignore[no-untyped-def]
     if (args.text is None) == (args.file is None):
         print("error: give the text, or --file F (one of them)", file=sys.stderr)
         return 2
-    text = Path(args.file).read_text(encoding="utf-8") if args.file else args.text
+    try:
+        text = Path(args.file).read_text(encoding="utf-8") if args.file else args.text
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"error: cannot read {args.file} ({err}); give a UTF-8 text file, or the text itself", file=sys.stderr)
+        return 1
     records = service.similar(text, top_k=args.top_k)
     if args.json:
         _emit({"records": [asdict(r) for r in records]})

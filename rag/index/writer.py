@@ -395,6 +395,8 @@ class Index:
             self.manifest.put_source(db, row)
 
     def _vanished_sources(self, folders: Sequence[Path], seen: set[str]) -> list[str]:
+        if not folders:  # only files were named: nothing to look for (and no stat of every indexed file)
+            return []
         vanished = []
         for row in self.manifest.all_sources():
             if row.source in seen or Path(row.path).exists():

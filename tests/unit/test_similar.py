@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from rag.cli import main
+from rag.errors import ConfigError
 from rag.models.embedding import MINILM_OFFLINE, Embedder
 from rag.records import IndexProgress
 from rag.service import RagService
@@ -93,6 +94,11 @@ def test_the_build_shows_count_elapsed_and_time_left(
     assert all(e.eta_s is not None for e in slices[1:-1]) and slices[-1].eta_s == pytest.approx(0.0, abs=0.5)
     assert slices[1].eta_s > slices[-2].eta_s  # type: ignore[operator]
     assert slices[-1].elapsed_s > slices[0].elapsed_s
+
+
+def test_a_keep_lines_pattern_that_is_not_a_regex_is_refused_with_the_reason() -> None:
+    with pytest.raises(ConfigError, match="json_keep_lines"):
+        Settings.from_env({"RAG_JSON_KEEP_LINES": "(戦型"})
 
 
 @pytest.mark.slow
