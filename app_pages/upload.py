@@ -7,16 +7,18 @@ from collections.abc import Callable
 import streamlit as st
 
 from rag.errors import RagError
-from rag.records import IndexReport
+from rag.records import IndexReport, SyncReport
 from ui.i18n import t
 from ui.service import get_service
-from ui.widgets import ProgressView, escape_md, show_error, show_report
+from ui.widgets import ProgressView, escape_md, show_error, show_report, show_sync_report
 
 svc = get_service()
 st.title(t("upload.title"))
 
 
-def run_indexing(label: str, work: Callable[[ProgressView], IndexReport]) -> bool:
+def run_indexing(
+    label: str, work: Callable[[ProgressView], IndexReport | SyncReport], keep_as: str = "upload_report"
+) -> bool:
     """Run one indexing job in a status box with a live progress bar; keep its report. False when it failed."""
     with st.status(label, expanded=True) as box:
         try:
@@ -25,9 +27,27 @@ def run_indexing(label: str, work: Callable[[ProgressView], IndexReport]) -> boo
             box.update(label=t("upload.failed"), state="error")
             show_error(err)
             return False
-        box.update(label=t("upload.done"), state="error" if report.failed else "complete", expanded=False)
-    st.session_state["upload_report"] = report
+        failed = bool(report.failed)
+        box.update(label=t("upload.done"), state="error" if failed else "complete", expanded=False)
+    st.session_state[keep_as] = report
     return True
+
+
+def update_archive_and_live_set() -> None:
+    """The "Update index" button: new archive logs embedded, the live set read again, changed logs warned about."""
+    s = svc.settings
+    archive = str(s.archive_dir) if str(s.archive_dir) not in ("", ".") else "–"
+    live = [*s.live_dirs, *([str(s.live_log)] if str(s.live_log) not in ("", ".") else [])]
+    configured = archive != "–" or bool(live)
+    st.subheader(t("upload.sync_title"))
+    if configured:
+        st.caption(escape_md(t("upload.sync_where", archive=archive, live=", ".join(live) or "–")))
+    else:
+        st.info(t("upload.sync_unset"))
+    if st.button(t("upload.sync"), key="upload_sync", disabled=not configured):
+        run_indexing(t("upload.syncing"), lambda cb: svc.sync(progress=cb), keep_as="upload_sync_report")
+    if report := st.session_state.get("upload_sync_report"):
+        show_sync_report(report)
 
 
 def manage_sources() -> None:
@@ -92,6 +112,9 @@ with folder_tab:
 if report := st.session_state.get("upload_report"):
     st.subheader(t("upload.result"))
     show_report(report)
+
+st.divider()
+update_archive_and_live_set()
 
 st.divider()
 st.subheader(t("upload.manage"))

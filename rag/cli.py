@@ -1,4 +1,4 @@
-"""``python -m rag index|stats|check|remove|search|ask|quiz|evaluate|export|import``.
+"""``python -m rag index|stats|check|remove|search|ask|quiz|evaluate|export|import|sync|similar``.
 
 The command names, flags and JSON keys here are a contract other tools rely on: keep them stable.
 Human-readable output goes to stdout; progress and errors to stderr. Exit codes: 0 success, 1 some files
@@ -153,6 +153,8 @@ export /mnt/usb/docs-base.zip --json""", _export)  # fmt: skip
 import backup.zip
 import backup.zip --json     # into the storage RAG_STORAGE_DIR names, which must be empty""", _import)  # fmt: skip
     p.add_argument("file", metavar="FILE", help="an archive written by `export`, e.g. backup.zip")
+
+    _add_archive_commands(sub)
     return parser
 
 
@@ -394,3 +396,63 @@ def _export(service, args) -> int:  # type: ignore[no-untyped-def]
 
 def _import(service, args) -> int:  # type: ignore[no-untyped-def]
     return _backup_done(service.import_base(args.file), "imported", args)
+
+
+# ---- conversation-log archives and example libraries ---------------------------------------------------------
+
+
+def _add_archive_commands(sub: Any) -> None:
+    _command(sub, "sync", "update the index from the log archive (new files only) and the live set (rebuilt)", """
+sync                         # RAG_ARCHIVE_DIR, RAG_LIVE_DIRS and RAG_LIVE_LOG say what to read
+sync --json                  # the report as JSON; a changed archive file is listed under archive_changed""",
+             _sync)  # fmt: skip
+    p = _command(sub, "similar", "the records nearest a text, with their shown fields (for few-shot prompts)", """
+similar "先手 居飛車 後手 四間飛車 中盤"
+similar --file position.txt --top-k 3 --json""", _similar)  # fmt: skip
+    p.add_argument("text", nargs="?", default=None, help="the text to match records against (or --file)")
+    p.add_argument("--file", default=None, metavar="F", help="read the text from this file (UTF-8)")
+    p.add_argument("--top-k", type=int, default=None, metavar="K", help="how many records (default: top_k, 5)")
+
+
+def _sync(service, args) -> int:  # type: ignore[no-untyped-def]
+    tty = sys.stderr.isatty()
+    report = service.sync(progress=_progress if tty else _ProgressLines())
+    print(file=sys.stderr) if tty else None
+    if args.json:
+        data = asdict(report)
+        data["failed"] = [{"source": f.source, "error": f.error} for f in report.failed]
+        _emit(data)
+        return 1 if report.failed else 0
+    print(f"archive: {len(report.archive_indexed)} new indexed, {report.archive_unchanged} unchanged skipped")
+    for source in report.archive_changed:
+        print(f"warning: archive file changed since it was indexed (old chunks kept; index it on purpose to "
+              f"take the new content): {source}", file=sys.stderr)  # fmt: skip
+    for source in report.archive_missing:
+        print(f"warning: archive file no longer on disk (its chunks are kept): {source}", file=sys.stderr)
+    print(f"live: {len(report.live_rebuilt)} read again, {report.live_unchanged} unchanged, "
+          f"{len(report.live_removed)} removed")  # fmt: skip
+    for f in report.failed:
+        print(f"failed    {f.source} — {f.error}")
+    seconds = ", ".join(f"{phase} {value:.2f}s" for phase, value in report.phase_seconds.items())
+    print(f"{report.embedded} chunks embedded; index version {report.index_version}; {seconds}")
+    return 1 if report.failed else 0
+
+
+def _similar(service, args) -> int:  # type: ignore[no-untyped-def]
+    if (args.text is None) == (args.file is None):
+        print("error: give the text, or --file F (one of them)", file=sys.stderr)
+        return 2
+    try:
+        text = Path(args.file).read_text(encoding="utf-8") if args.file else args.text
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"error: cannot read {args.file} ({err}); give a UTF-8 text file, or the text itself", file=sys.stderr)
+        return 1
+    records = service.similar(text, top_k=args.top_k)
+    if args.json:
+        _emit({"records": [asdict(r) for r in records]})
+        return 0
+    for r in records:
+        print(f"#{r.rank} {r.score:.4f} {r.source} record {r.record_no}")
+        for name, value in r.shown.items():
+            print(f"    {name}: {value}")
+    return 0

@@ -554,3 +554,42 @@ class BackupReport:
     bytes: int
     seconds: float
     warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SyncReport:
+    """One ``sync`` of a conversation-log archive and its live set (``rag.index.sync``).
+
+    Archive files are named as ``index`` names a folder's files (``<archive folder>/<path inside>``).
+    """
+
+    archive_indexed: tuple[str, ...]  # new archive files, embedded this time
+    archive_unchanged: int  # archive files already indexed, skipped without reading them
+    archive_changed: tuple[str, ...]  # indexed archive files whose content changed: reported, old chunks kept
+    archive_missing: tuple[str, ...]  # indexed archive files no longer on disk: reported, chunks kept
+    live_rebuilt: tuple[str, ...]  # live files read again (new or changed content)
+    live_unchanged: int  # live files whose content (hash) is the one indexed
+    live_removed: tuple[str, ...]  # live sources gone from the live set: removed from the index
+    failed: tuple[FileOutcome, ...]  # files that could not be read, with why
+    embedded: int  # chunks embedded
+    index_version: str
+    phase_seconds: dict[str, float] = field(default_factory=dict)  # "scan", "write", "total"
+
+    @property
+    def has_warnings(self) -> bool:
+        """Something a person should look at: a changed or missing archive file, or a failed file."""
+        return bool(self.archive_changed or self.archive_missing or self.failed)
+
+
+@dataclass(frozen=True, slots=True)
+class SimilarRecord:
+    """A record of an example library near a given text (``python -m rag similar``), to put in a prompt."""
+
+    rank: int
+    score: float  # cosine (dense modes) or the fused score (hybrid)
+    source: str
+    record_no: int  # its line in the JSONL file (1-based)
+    text: str  # what was embedded: the text fields, compacted
+    shown: dict[str, Any]  # the record's ``json_shown_fields``, whole
+    metadata: dict[str, Scalar]  # the record's ``json_metadata_fields``
+    chunk_id: str

@@ -39,6 +39,8 @@ from rag.records import (
     RetrievalEvaluation,
     SearchFilters,
     SearchMode,
+    SimilarRecord,
+    SyncReport,
     VersionEntry,
 )
 from rag.settings import Settings
@@ -122,6 +124,18 @@ class RagService:
         report = self.index.index_paths(saved, progress=progress, root=self.index.uploads_dir)
         failed = tuple(FileOutcome(name, "failed", error=message) for name, message in refused)
         return replace(report, files=failed + report.files)
+
+    def sync(self, *, progress: ProgressCallback | None = None) -> SyncReport:
+        """Update the index from the configured log archive and live set (``rag.index.sync``): embed only archive
+        files not seen before, report changed ones (their old chunks stay), rebuild the live set from its files.
+
+        Raises:
+            ConfigError: no archive or live set is configured, or the archive folder does not exist.
+            IndexBusyError: another process is writing and did not finish within the lock timeout.
+        """
+        from rag.index.sync import sync
+
+        return sync(self.index, self.settings, progress=progress)
 
     def reindex(self, sources: Sequence[str] | None = None, *, progress: ProgressCallback | None = None) -> IndexReport:
         """Re-read sources (all when None) from their recorded paths; unchanged ones cost nothing."""
@@ -235,6 +249,23 @@ class RagService:
         )
         self._record("search", hits, self._search_stages(), started)
         return hits
+
+    def similar(self, text: str, *, top_k: int | None = None, mode: str = "") -> list[SimilarRecord]:
+        """The example-library records nearest ``text``, each once, with score and shown fields (few-shot prompts).
+
+        Args:
+            text: the record text to match (e.g. a position's features).
+            top_k: how many records (settings' ``top_k`` by default).
+            mode: ``passage``, ``query`` or ``hybrid`` (see ``rag.retrieval.similar``); "" for the measured best.
+
+        Raises:
+            ValueError: empty text, ``top_k`` < 1 or an unknown mode.
+            EmptyIndexError: nothing is indexed.
+        """
+        from rag.retrieval.similar import DEFAULT_SIMILAR_MODE, similar_records
+
+        chosen = mode or DEFAULT_SIMILAR_MODE
+        return similar_records(self.index, self.retriever, self.settings, text, top_k=top_k, mode=chosen)  # type: ignore[arg-type]
 
     @cached_property
     def retriever(self) -> HybridRetriever:

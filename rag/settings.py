@@ -7,6 +7,7 @@ keys are the field names below (tables for the dict-valued fields); environment 
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -101,6 +102,16 @@ class Settings:
     json_metadata_fields: tuple[str, ...] = ("title", "id", "date", "author", "category")
     json_cut_marker: str = ""
     json_max_chars: int = 0
+    # Example libraries: record fields kept whole beside each record's chunk (``python -m rag similar`` returns
+    # them, e.g. the commentary to put in a prompt), and a regex a line of the embedded text must match to be kept.
+    json_shown_fields: tuple[str, ...] = ()
+    json_keep_lines: str = ""
+    # Conversation-log archives (``python -m rag sync``): a folder of immutable logs embedded once each (by name and
+    # hash; a changed one is reported, not re-embedded), and a live set re-read every sync (knowledge folders and
+    # the current log). Empty: not used.
+    archive_dir: Path = Path("")
+    live_dirs: tuple[str, ...] = ()
+    live_log: Path = Path("")
 
     bm25_tokenizer: str = "auto"  # auto | sudachi | fugashi | bigram
     # BM25 term-frequency saturation and length normalization: the best mean nDCG@10 over SciFact and JSQuAD of a
@@ -226,6 +237,11 @@ class Settings:
             raise ConfigError(f"index_slice_chunks={self.index_slice_chunks}; allowed: an integer >= 1")
         if self.chunk_overlap >= self.chunk_size:
             raise ConfigError("chunk_overlap must be smaller than chunk_size")
+        if self.json_keep_lines:
+            try:
+                re.compile(self.json_keep_lines)
+            except re.error as err:
+                raise ConfigError(f"json_keep_lines={self.json_keep_lines!r} is not a valid regex: {err}") from err
         if self.ui_language not in ("ja", "en"):
             raise ConfigError(f"ui_language={self.ui_language!r}; allowed: ja, en")
         return self

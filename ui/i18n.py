@@ -119,6 +119,34 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
         "{n} 件のソースを削除しました ({chunks} チャンク)。",
         "Deleted {n} source(s) ({chunks} chunks).",
     ),
+    # upload: the log archive and live set (``svc.sync``)
+    "upload.sync_title": ("ログのアーカイブとライブの更新", "Log archive and live set"),
+    "upload.sync": ("インデックスを更新", "Update index"),
+    "upload.sync_where": ("アーカイブ: {archive} · ライブ: {live}", "Archive: {archive} · live: {live}"),
+    "upload.sync_unset": (
+        "RAG_ARCHIVE_DIR (過去ログのフォルダー)、RAG_LIVE_DIRS (ナレッジのフォルダー)、RAG_LIVE_LOG (現在のログ) を"
+        "設定すると、ここでまとめて更新できます。",
+        "Set RAG_ARCHIVE_DIR (a folder of finished logs), RAG_LIVE_DIRS (knowledge folders) and RAG_LIVE_LOG (the "
+        "current log) to update them here in one step.",
+    ),
+    "upload.syncing": ("インデックスを更新中…", "Updating the index…"),
+    "upload.sync_summary": (
+        "版 {version}: アーカイブ 新規 {new} · 既存 {unchanged} — ライブ 再読込 {rebuilt} · 変更なし {live_unchanged} "
+        "· 削除 {removed} — 埋め込み {embedded} チャンク ({seconds} 秒)",
+        "Version {version}: archive {new} new · {unchanged} already indexed — live {rebuilt} read again · "
+        "{live_unchanged} unchanged · {removed} removed — {embedded} chunks embedded ({seconds} s)",
+    ),
+    "upload.sync_changed": (
+        "索引後に変更されたアーカイブのファイル (古いチャンクのままです。新しい内容を使うには個別に再インデックスして"
+        "ください): {sources}",
+        "Archive files changed after they were indexed (their old chunks are kept; re-index them on purpose to use "
+        "the new content): {sources}",
+    ),
+    "upload.sync_missing": (
+        "アーカイブから消えたファイル (チャンクは残しています): {sources}",
+        "Archive files no longer on disk (their chunks are kept): {sources}",
+    ),
+    "upload.sync_failed": ("読めなかったファイル {source}: {error}", "Could not read {source}: {error}"),
     # stats
     "stats.title": ("インデックス統計", "Index statistics"),
     "stats.sources": ("ソース", "Sources"),

@@ -22,6 +22,7 @@ from rag.records import (
     Judgement,
     QuizSummary,
     StageScores,
+    SyncReport,
 )
 from rag.service import RagService
 from ui.i18n import t
@@ -192,6 +193,21 @@ def show_report(report: IndexReport) -> None:
     summary = t("upload.summary", version=report.index_version, embedded=report.embedded, **counts)
     (st.warning if report.failed else st.success)(summary)
     st.dataframe(rows, hide_index=True, width="stretch")
+
+
+def show_sync_report(report: SyncReport) -> None:
+    """What one sync did: counts per side, then each changed or missing archive file and each failure."""
+    summary = t("upload.sync_summary", version=report.index_version, new=len(report.archive_indexed),
+                unchanged=report.archive_unchanged, rebuilt=len(report.live_rebuilt),
+                live_unchanged=report.live_unchanged, removed=len(report.live_removed), embedded=report.embedded,
+                seconds=f"{report.phase_seconds.get('total', 0.0):.1f}")  # fmt: skip
+    (st.warning if report.has_warnings else st.success)(summary)
+    if report.archive_changed:
+        st.warning(escape_md(t("upload.sync_changed", sources=", ".join(report.archive_changed))))
+    if report.archive_missing:
+        st.warning(escape_md(t("upload.sync_missing", sources=", ".join(report.archive_missing))))
+    for failure in report.failed:
+        st.error(escape_md(t("upload.sync_failed", source=failure.source, error=failure.error)))
 
 
 def duration(seconds: float | None) -> str:

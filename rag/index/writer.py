@@ -47,7 +47,7 @@ from rag.index.keyword_index import KeywordIndex
 from rag.index.manifest import ChunkRow, Manifest, SourceRow, partial_key
 from rag.index.near_duplicates import drop_near_duplicates
 from rag.index.vector_store import ChromaStore
-from rag.ingest.discovery import SourceFile, discover, nfc
+from rag.ingest.discovery import Discovery, SourceFile, discover, nfc
 from rag.ingest.prepare import PreparedFile, prepare_file, tokens_of
 from rag.ingest.tokenization import Tokenizer, make_tokenizer
 from rag.models.embedding import Embedder
@@ -157,11 +157,26 @@ class Index:
         progress: Callable[[IndexProgress], None] | None = None,
         root: Path | None = None,
     ) -> IndexReport:
-        found = discover(list(paths), root)
+        return self.index_found(discover(list(paths), root), progress=progress)
+
+    def index_found(
+        self,
+        found: Discovery,
+        *,
+        progress: Callable[[IndexProgress], None] | None = None,
+        retire: Sequence[str] = (),
+    ) -> IndexReport:
+        """Index files already discovered (``index_paths`` after ``discover``), in one writer run.
+
+        Args:
+            found: the files, the folders walked (their vanished files' sources are removed) and missing paths.
+            progress: called after each file and each embedding batch.
+            retire: further sources to remove in the same run (``rag.index.sync``: a live file no longer live).
+        """
         run = _Run(self, len(found.files), progress)
         for missing in found.missing:
             run.outcomes.append(FileOutcome(nfc(missing), "failed", error=f"No such file or folder: {missing}"))
-        if not found.files and not found.folders:
+        if not found.files and not found.folders and not retire:
             return IndexReport(tuple(run.outcomes), 0, self.manifest.index_version)
         embedder = self.embedder
         with self.writer():
@@ -188,6 +203,7 @@ class Index:
             if pending:
                 self._write_group(run, embedder, pending)
             vanished = self._vanished_sources(found.folders, {f.source for f in found.files})
+            vanished += [s for s in retire if s not in vanished and self.manifest.source(s) is not None]
             if vanished:
                 run.removed = vanished
                 self._delete_sources(run, vanished, "files no longer in the indexed folder")
@@ -282,6 +298,7 @@ class Index:
         dropped, languages = 0, Counter[str]()
         chunks, tokens = list(prepared.chunks), prepared.tokens
         more = prepared.more if prepared.more is not None else iter(())
+        pace = _FilePace(prepared.fraction_read())
         while chunks:
             read += len(chunks)
             deduplicated, kept_tokens, vectors, n_dropped = self._embed_slice(run, embedder, chunks, tokens)
@@ -302,7 +319,9 @@ class Index:
                 self.manifest.set_meta(db, partial_key(source), str(read))
                 self.manifest.set_meta(db, "embedding_model", embedder.fingerprint)
             fresh = False
-            run.report("embedding", f"{source} ({stored:,} chunks committed, {prepared.fraction_read():.0%} read)")
+            read_share = prepared.fraction_read()
+            run.report("embedding", f"{source} ({stored:,} chunks committed, {read_share:.0%} read)",
+                       eta_s=pace.eta_s(read_share))  # fmt: skip
             try:
                 chunks = list(itertools.islice(more, self.settings.index_slice_chunks))
             except Exception as err:  # the same bulkhead as _prepare: the committed slices stay, marked partial
@@ -378,6 +397,8 @@ class Index:
             self.manifest.put_source(db, row)
 
     def _vanished_sources(self, folders: Sequence[Path], seen: set[str]) -> list[str]:
+        if not folders:  # only files were named: nothing to look for (and no stat of every indexed file)
+            return []
         vanished = []
         for row in self.manifest.all_sources():
             if row.source in seen or Path(row.path).exists():
@@ -553,13 +574,31 @@ class _Run:
         self.outcomes.append(outcome)
         self.report("parsing", outcome.source)
 
-    def report(self, stage: IndexStage, current: str) -> None:
+    def report(self, stage: IndexStage, current: str, *, eta_s: float | None = None) -> None:
+        """Tell the progress callback; the time left is ``eta_s`` when given (a file in parts knows better),
+        else the files' average so far times the files left."""
         if self.progress is None:
             return
         done = len(self.outcomes)
         elapsed = time.monotonic() - self.started
-        eta = elapsed / done * (self.total - done) if done else None
-        self.progress(IndexProgress(done, self.total, current, stage, elapsed, eta, self.embedded))
+        if eta_s is None and done:
+            eta_s = elapsed / done * (self.total - done)
+        self.progress(IndexProgress(done, self.total, current, stage, elapsed, eta_s, self.embedded))
+
+
+class _FilePace:
+    """Time left on one file committed in parts, from how fast its share read grows (a 30,000-record JSONL is one
+    file: the files' average says nothing until it is done). A resumed file starts at the share already read."""
+
+    def __init__(self, start_share: float) -> None:
+        self._start_share = start_share
+        self._started = time.monotonic()
+
+    def eta_s(self, share: float) -> float | None:
+        gained = share - self._start_share
+        if gained <= 0:
+            return None
+        return (time.monotonic() - self._started) / gained * (1.0 - share)
 
 
 def unreadable_message(err: Exception) -> str:

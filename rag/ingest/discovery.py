@@ -22,6 +22,9 @@ class SourceFile:
     source: str
     rel_path: str
     explicit: bool  # named by the user (unsupported kinds then fail loudly instead of being skipped)
+    # compare its content (hash) with the indexed copy even when size and mtime match: a live file (``rag.index.sync``)
+    # whose edit kept both (``cp -p``, a sync tool restoring times) must still be read again
+    verify_content: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -108,7 +108,8 @@ def prepare_file(
         except DocumentReadError:
             pass  # reported by open_document below, after the unchanged check
     indexed = previous if previous is not None and previous.status == "indexed" else None
-    if indexed and indexed.path == str(file.path) and (indexed.size, indexed.mtime) == (stat.st_size, stat.st_mtime):
+    same_stat = indexed and (indexed.size, indexed.mtime) == (stat.st_size, stat.st_mtime)
+    if indexed and same_stat and indexed.path == str(file.path) and not file.verify_content:
         return FileOutcome(file.source, "unchanged", chunks=indexed.chunks)
     try:
         digest = file_digest(file.path)

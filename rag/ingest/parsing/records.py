@@ -12,6 +12,7 @@ objects as ``a.b: value``). Text fields set explicitly (``RAG_JSON_TEXT_FIELDS``
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -23,12 +24,20 @@ from rag.settings import Settings
 
 RECORD_NO = "record_no"
 """Block/Chunk metadata key marking a record block: its 1-based number (JSONL: its line number)."""
+RECORD_SHOWN = "record_shown"
+"""Block/Chunk metadata key holding a record's ``settings.json_shown_fields`` whole, as a JSON object (what
+``similar`` returns to build a prompt from; not compacted, not embedded unless also a text field)."""
 
 # Chunk.metadata() keys a record field must not overwrite; such fields are stored as "record_<name>".
 _RESERVED = frozenset(
     {"source", "rel_path", "doc_type", "section", "page", "total_pages", "date", "content_hash",
-     "chunk_index", "chunk_type", "language", "chunk_id", RECORD_NO}
+     "chunk_index", "chunk_type", "language", "chunk_id", RECORD_NO, RECORD_SHOWN}
 )  # fmt: skip
+
+
+def stored_metadata_key(field: str) -> str:
+    """The chunk metadata key a metadata field is stored under: its name, or ``record_<name>`` when reserved."""
+    return f"record_{field}" if field in _RESERVED else field
 
 
 def _lookup(record: dict[str, Any], field: str) -> Any:
@@ -51,6 +60,14 @@ def _as_text(value: Any) -> str:
     if isinstance(value, list):
         return "\n".join(_as_text(v) for v in value if v is not None)
     return ""
+
+
+def shown_fields(record: Any, fields: tuple[str, ...]) -> str:
+    """The record's ``fields`` that it has, as a JSON object (a record that is a bare string shows as ``text``)."""
+    if not isinstance(record, dict):
+        return json.dumps({"text": record} if isinstance(record, str) else {}, ensure_ascii=False)
+    found = {field: value for field in fields if (value := _lookup(record, field)) is not None}
+    return json.dumps(found, ensure_ascii=False)
 
 
 def _as_scalar(value: Any) -> Scalar | None:
@@ -84,9 +101,13 @@ def flatten_record(value: Any, key: str = "", depth: int = 0) -> list[str]:
 
 
 def compact(text: str, settings: Settings) -> str:
-    """Cut ``text`` at ``settings.json_cut_marker`` (if set) and cap it at ``json_max_chars`` (if > 0)."""
+    """Cut ``text`` at ``settings.json_cut_marker`` (if set), keep only its lines matching ``json_keep_lines`` (if
+    set), and cap it at ``json_max_chars`` (if > 0)."""
     if settings.json_cut_marker and (cut := text.find(settings.json_cut_marker)) >= 0:
         text = text[:cut]
+    if settings.json_keep_lines:
+        keep = re.compile(settings.json_keep_lines)
+        text = "\n".join(line for line in text.split("\n") if keep.search(line))
     if settings.json_max_chars > 0 and len(text) > settings.json_max_chars:
         text = text[: settings.json_max_chars]
     return text.strip()
@@ -119,7 +140,7 @@ def record_blocks(
             for field in settings.json_metadata_fields:
                 value = _as_scalar(_lookup(record, field))
                 if value is not None:
-                    key = f"record_{field}" if field in _RESERVED else field
+                    key = stored_metadata_key(field)
                     meta[key] = value
                     seen_keys[key] = None
         else:
@@ -128,12 +149,16 @@ def record_blocks(
         if not text:
             missing += 1
             continue
+        if settings.json_shown_fields:
+            meta[RECORD_SHOWN] = shown_fields(record, settings.json_shown_fields)
         meta[RECORD_NO] = number
         rows.append((text, meta))
     blocks = []
     for text, meta in rows:
         full: dict[str, Scalar] = {key: meta.get(key, "") for key in seen_keys}
         full[RECORD_NO] = meta[RECORD_NO]
+        if RECORD_SHOWN in meta:
+            full[RECORD_SHOWN] = meta[RECORD_SHOWN]
         section = str(full.get("title", ""))
         blocks.append(Block(text=text, section=section, metadata=full))
     return blocks, missing
