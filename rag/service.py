@@ -201,6 +201,13 @@ class RagService:
         """Bring Chroma and BM25 back in line with the manifest; returns the consistency afterwards."""
         return self.index.repair()
 
+    def reembed(self, *, progress: ProgressCallback | None = None) -> int:
+        """Re-embed every stored chunk with the configured embedding (model + back end + precision), after a
+        switch that ``ModelMismatchError`` refused; returns how many chunks were embedded."""
+        from rag.index.reembedding import reembed_index
+
+        return reembed_index(self.index, progress)
+
     # ---- search ------------------------------------------------------------------------------------------
 
     def search(
