@@ -84,8 +84,9 @@ class Settings:
     model_dir: Path = Path("")  # empty: <storage_dir>/models (built offline models and the LLM file live here)
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
     embedding_batch_size: int = 32
-    # torch + fp32 is the default: int8 measured 1.7x fp32 per CPU-second on this AVX2 CPU, short of the 2.5x the
-    # switch needs (bench/embed.py); another index identity (model + backend + precision) means re-embedding.
+    # torch + fp32 stays the default: no back end reached the 2.5x fp32 chunks/s a switch needs on this AVX2 CPU
+    # (onnx int8 0.95x per CPU-second, torch int8 1.30x at cosine 0.95; README "Embedding back ends"). Another
+    # back end or precision is another index identity: `python -m rag check --reembed` after switching.
     embedding_backend: str = "torch"  # EMBEDDING_BACKENDS
     embedding_precision: str = "fp32"  # EMBEDDING_PRECISIONS
 

@@ -193,9 +193,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models-dir", type=Path, default=None, help="models folder (default: settings' models)")
     parser.add_argument("--model", default=DEFAULT_EMBEDDING_MODEL, help="embedding model name or local folder")
     parser.add_argument("--precision", choices=ONNX_PRECISIONS, default="int8")
+    parser.add_argument("--if-missing", action="store_true", help="do nothing when the converted model exists")
     args = parser.parse_args(argv)
     settings = Settings.from_env(**({"model_dir": args.models_dir} if args.models_dir else {}))
     source = resolve_local_folder(args.model, settings.models)
+    if args.if_missing and (converted_folder(settings.models, source, args.precision) / INFO_FILE).is_file():
+        return 0
     target = build_onnx_model(source, converted_folder(settings.models, source, args.precision), args.precision)
     info = _read_json(target / INFO_FILE)
     how = info.get("quantization") or "not quantized"

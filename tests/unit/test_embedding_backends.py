@@ -147,12 +147,14 @@ def test_index_refuses_a_backend_switch_until_reembedded(
     RagService(storage, embedder=e5_embedder).index_paths([docs])
 
     switched = RagService(_int8_settings(models_dir, storage_dir=tmp_path / "storage"), embedder=int8_embedder)
+    assert "check --reembed" in switched.embedding_mismatch()
     with pytest.raises(ModelMismatchError, match="python -m rag check --reembed"):
         switched.search("日本一高い山の高さは？")
     with pytest.raises(ModelMismatchError, match="RAG_EMBEDDING_BACKEND"):
         switched.index_paths([docs])
 
     assert switched.reembed() == len(JA_PASSAGES)
+    assert switched.embedding_mismatch() == ""
     assert switched.stats().embedding_model == int8_embedder.fingerprint
     assert switched.check_consistency().ok
     hits = switched.search("日本一高い山の高さは？", semantic_weight=1.0)
