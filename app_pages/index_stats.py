@@ -121,9 +121,13 @@ if mismatch:
     if st.button(t("stats.reembed"), key="stats_reembed"):
         with st.spinner(t("stats.reembedding")):
             try:
-                st.success(t("stats.reembedded", n=svc.reembed()))
+                st.session_state["stats_reembedded"] = svc.reembed()
             except RagError as err:
                 show_error(err)
+            else:
+                st.rerun()  # read the index again: the warning above is no longer true
+if (reembedded := st.session_state.pop("stats_reembedded", None)) is not None:
+    st.success(t("stats.reembedded", n=reembedded))
 
 st.subheader(t("stats.consistency"))
 if st.button(t("stats.check"), key="stats_check"):
