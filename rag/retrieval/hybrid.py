@@ -122,6 +122,7 @@ class HybridRetriever:
         vector = None
         embed_ms = dense_ms = 0.0
         if weight > 0.0:
+            self._index.check_model(self._index.embedder)  # query vectors from another embedding would not match
             vector = self._index.embedder.embed_queries([query])[0]
             t2 = time.perf_counter()
             dense_hits = self._dense(vector, candidate_k, filters, mask, keyword)
