@@ -25,6 +25,7 @@ from rag.settings import Settings
 log = logging.getLogger(__name__)
 
 _WRITE_BATCH = 2000  # below Chroma's max batch size, large enough to amortize the call
+OWNER_KEY = "rag_index_id"  # collection metadata: the id of the index (manifest meta ``index_id``) that owns it
 
 
 class VectorStore(Protocol):
@@ -46,7 +47,18 @@ class VectorStore(Protocol):
 class ChromaStore:
     """One Chroma collection of chunk embeddings with the chunks' flat metadata."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, owner: str = "") -> None:
+        """Open (or create) the collection ``settings.collection``.
+
+        Args:
+            settings: where the store is (embedded under storage, or ``settings.chroma_server``).
+            owner: the id of the index (manifest) this collection belongs to; a collection another index claimed is
+                refused, because each index deletes the vectors its own manifest does not list.
+
+        Raises:
+            VectorStoreUnavailableError: the server cannot be reached.
+            IndexError_: the store cannot be opened, or the collection belongs to another index.
+        """
         import chromadb
 
         self._settings = settings
@@ -72,6 +84,23 @@ class ChromaStore:
                 f"Cannot open the vector store at {where}: {err}. "
                 "For a server, check that `chroma run` is up; for the embedded store, check the storage folder."
             ) from err
+        if owner:
+            self._claim(owner)
+
+    def _claim(self, owner: str) -> None:
+        """Mark the collection as ``owner``'s, or refuse it when another index's manifest already did."""
+        claimed = (self._collection.metadata or {}).get(OWNER_KEY)
+        if claimed == owner:
+            return
+        where = self._server.url if self._server else self._settings.storage / "chroma"
+        if claimed:
+            raise IndexError_(
+                f"The collection {self._settings.collection!r} at {where} holds another index's vectors (index "
+                f"{claimed}; this one is {owner}), and each index deletes vectors its own manifest does not list. "
+                "Set RAG_COLLECTION to a name of this index's own, or point RAG_STORAGE_DIR at that index's folder."
+            )
+        with reaching(self._server):
+            self._collection.modify(metadata={**(self._collection.metadata or {}), OWNER_KEY: owner})
 
     def upsert(self, chunks: Sequence[Chunk], embeddings: np.ndarray) -> None:
         for start in range(0, len(chunks), _WRITE_BATCH):

@@ -7,6 +7,8 @@ stop, freeze and start again on the same folder and port.
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -16,7 +18,8 @@ import pytest
 from chroma_run import ChromaRun
 from docmaker import PdfPage, make_pdf
 
-from rag.errors import ConfigError, VectorStoreUnavailableError
+from rag.cli import main as cli_main
+from rag.errors import ConfigError, IndexError_, VectorStoreUnavailableError
 from rag.service import RagService
 from rag.settings import ChromaServer, Settings, parse_chroma_url
 
@@ -97,8 +100,24 @@ def test_the_server_holds_the_vectors_while_index_search_remove_and_check_work(
     assert reopened.search("予算 研究開発", top_k=1)[0].chunk.source == "docs/notes.txt"
 
 
+def cli_check(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
+    """``python -m rag check --json`` over ``settings``' storage and server: exit code, and stdout + stderr."""
+    for name in ("storage_dir", "model_dir", "embedding_model", "chroma_url", "collection"):
+        monkeypatch.setenv(f"RAG_{name.upper()}", str(getattr(settings, name)))
+    code = cli_main(["check", "--json"])
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
 def test_server_down_says_how_to_start_it_loses_nothing_and_the_next_run_completes(
-    own_chroma_server: ChromaRun, settings: Settings, minilm_embedder, docs: Path
+    own_chroma_server: ChromaRun,
+    settings: Settings,
+    minilm_embedder,
+    docs: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     service = service_on(own_chroma_server, settings, minilm_embedder, timeout_s=5.0)
     service.index_paths([docs])
@@ -114,6 +133,8 @@ def test_server_down_says_how_to_start_it_loses_nothing_and_the_next_run_complet
         service_on(own_chroma_server, settings, minilm_embedder, 5.0).search("turbine")  # an app started while down
     sources = {s.source: s.status for s in service.stats().per_source}
     assert sources == {"docs/operations.pdf": "indexed", "docs/notes.txt": "indexed"}  # not switched over
+    code, shown = cli_check(service.settings, monkeypatch, capsys)
+    assert code == 1 and re.search(expected, shown)
 
     own_chroma_server.start()  # same folder, same port
     assert service.search("turbine blades Sapporo", top_k=1)[0].chunk.source == "docs/operations.pdf"
@@ -121,7 +142,8 @@ def test_server_down_says_how_to_start_it_loses_nothing_and_the_next_run_complet
     assert statuses(report) == {"docs/operations.pdf": "unchanged", "docs/notes.txt": "unchanged",
                                 "docs/lighthouse.txt": "indexed"}  # fmt: skip
     assert service.search("fog horn notebook", top_k=1)[0].chunk.source == "docs/lighthouse.txt"
-    assert service.check_consistency().ok
+    code, shown = cli_check(service.settings, monkeypatch, capsys)
+    assert code == 0 and json.loads(shown)["ok"] is True
 
 
 def test_server_going_away_mid_index_keeps_the_committed_part_and_the_next_run_finishes(
@@ -167,3 +189,23 @@ def test_a_server_that_stops_answering_gives_the_error_within_the_timeout(
     finally:
         own_chroma_server.resume()
     assert service.search("turbine blades", top_k=1)[0].chunk.source == "docs/operations.pdf"
+
+
+def test_a_second_index_cannot_take_over_another_indexs_collection(
+    server_settings: Settings, minilm_embedder, docs: Path, tmp_path: Path
+) -> None:
+    first = RagService(server_settings, embedder=minilm_embedder)
+    first.index_paths([docs])
+    held = server_count(server_settings)
+    other_machine = replace(server_settings, storage_dir=tmp_path / "other-storage")  # same server and collection
+    second = RagService(other_machine, embedder=minilm_embedder)
+    with pytest.raises(
+        IndexError_, match=rf"{server_settings.collection}.*holds another index's vectors.*RAG_COLLECTION"
+    ):
+        second.index_paths([docs])
+    with pytest.raises(IndexError_, match="holds another index's vectors"):
+        second.check_consistency()
+    assert server_count(server_settings) == held  # nothing of the first index was deleted as "orphans"
+    assert first.check_consistency().ok
+    own = RagService(replace(other_machine, collection=server_settings.collection + "b"), embedder=minilm_embedder)
+    assert statuses(own.index_paths([docs])) == {"docs/operations.pdf": "indexed", "docs/notes.txt": "indexed"}
