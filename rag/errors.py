@@ -11,7 +11,8 @@ Every failure a person can meet is a ``RagError`` whose message says what happen
     ├── IndexError_              the index is in a state the operation cannot use
     │   ├── EmptyIndexError      nothing indexed yet
     │   ├── ModelMismatchError   the index was built with another embedding model
-    │   └── IndexBusyError       another process holds the writer lock
+    │   ├── IndexBusyError       another process holds the writer lock
+    │   └── VectorStoreUnavailableError  the Chroma server cannot be reached (down, or not answering)
     ├── SourceNotFoundError      a named source is not in the index
     │   └── AmbiguousSourceError a bare file name that several indexed sources share
     ├── LLMError
@@ -66,6 +67,10 @@ class ModelMismatchError(IndexError_):
 
 class IndexBusyError(IndexError_):
     """Another process holds the writer lock."""
+
+
+class VectorStoreUnavailableError(IndexError_):
+    """The ``chroma run`` server cannot be reached or stopped answering; the message names it and how to start it."""
 
 
 class SourceNotFoundError(RagError):

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from rag.errors import ConfigError
 from rag.records import BACKEND_NAMES
@@ -81,6 +82,10 @@ class Settings:
     collection: str = "chunks"
     chroma_host: str = ""  # empty: embedded PersistentClient; else a `chroma run` server
     chroma_port: int = 8000
+    chroma_url: str = ""  # http(s)://host:port of a `chroma run` server; wins over chroma_host/chroma_port
+    # Longest wait for one Chroma server request (connecting: at most 5 s), so a server that went away or hangs
+    # gives an error within seconds instead of a page that waits for ever (chromadb's own client has no timeout).
+    chroma_timeout_s: float = 30.0
 
     model_dir: Path = Path("")  # empty: <storage_dir>/models (built offline models and the LLM file live here)
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -175,6 +180,15 @@ class Settings:
         return self.storage_dir.resolve()
 
     @property
+    def chroma_server(self) -> ChromaServer | None:
+        """The ``chroma run`` server to use, from ``chroma_url`` or ``chroma_host``/``chroma_port``; None: embedded."""
+        if self.chroma_url:
+            return parse_chroma_url(self.chroma_url)
+        if self.chroma_host:
+            return ChromaServer(self.chroma_host, self.chroma_port, ssl=False)
+        return None
+
+    @property
     def basis_cosine_floor(self) -> float:
         """The cosine floor ``has_basis`` applies: ``basis_min_cosine``, or the model's measured one when -1."""
         if self.basis_min_cosine != -1.0:
@@ -265,7 +279,46 @@ class Settings:
                 raise ConfigError(f"json_keep_lines={self.json_keep_lines!r} is not a valid regex: {err}") from err
         if self.ui_language not in ("ja", "en"):
             raise ConfigError(f"ui_language={self.ui_language!r}; allowed: ja, en")
+        try:
+            self.chroma_server  # noqa: B018 - parses chroma_url
+        except ValueError as err:
+            raise ConfigError(f"RAG_CHROMA_URL: {err}") from err
+        if self.chroma_timeout_s <= 0:
+            raise ConfigError(f"chroma_timeout_s={self.chroma_timeout_s}; allowed: a number of seconds > 0")
         return self
+
+
+@dataclass(frozen=True, slots=True)
+class ChromaServer:
+    """Where a ``chroma run`` server listens."""
+
+    host: str
+    port: int
+    ssl: bool
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{'https' if self.ssl else 'http'}://{host}:{self.port}"
+
+
+def parse_chroma_url(url: str) -> ChromaServer:
+    """``http://host:port`` or ``https://host:port`` (no path) as a ``ChromaServer``.
+
+    Raises:
+        ValueError: ``url`` is not of that form; the message names the expected form.
+    """
+    expected = f"expected http://host:port or https://host:port (e.g. http://10.0.0.5:8000), got {url!r}"
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError as err:  # a port that is not a number, or out of range
+        raise ValueError(expected) from err
+    if parts.scheme not in ("http", "https") or not parts.hostname or not port:
+        raise ValueError(expected)
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username or parts.password:
+        raise ValueError(expected)
+    return ChromaServer(parts.hostname, port, ssl=parts.scheme == "https")
 
 
 def _coerce(name: str, value: Any, default: Any) -> Any:

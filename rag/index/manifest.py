@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -124,6 +125,18 @@ class Manifest:
 
     def delete_meta(self, db: sqlite3.Connection, key: str) -> None:
         db.execute("DELETE FROM meta WHERE key = ?", (key,))
+
+    def index_id(self) -> str:
+        """This index's id, made once (a random hex string): which vector collection is its own."""
+        if known := self.get_meta("index_id"):
+            return known  # readers never wait for the write lock
+        with self.transaction() as db:  # BEGIN IMMEDIATE: two processes opening a new index agree on one id
+            row = db.execute("SELECT value FROM meta WHERE key = 'index_id'").fetchone()
+            if row:
+                return str(row[0])
+            made = uuid.uuid4().hex
+            self.set_meta(db, "index_id", made)
+            return made
 
     @property
     def index_version(self) -> str:

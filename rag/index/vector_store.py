@@ -1,8 +1,12 @@
 """Chroma adapter: the dense half of the index.
 
-Embedded ``PersistentClient`` under storage by default; a ``chroma run`` server when ``settings.chroma_host`` is
-set. We always pass our own embeddings and ``embedding_function=None`` (Chroma's default function would try
-to download a model). Cosine space, so ``1 - distance`` is the cosine similarity.
+Embedded ``PersistentClient`` under storage by default; a ``chroma run`` server when ``settings.chroma_server``
+is set (``RAG_CHROMA_URL``). We always pass our own embeddings and ``embedding_function=None`` (Chroma's default
+function would try to download a model). Cosine space, so ``1 - distance`` is the cosine similarity.
+
+A server that is down or stops answering is a ``VectorStoreUnavailableError`` naming it and how to start it,
+from every call (``rag.index.chroma_server``); the writer's order (vectors before the manifest switch-over) means
+nothing is lost and the next run completes.
 """
 
 from __future__ import annotations
@@ -13,13 +17,15 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from rag.errors import IndexError_
+from rag.errors import IndexError_, VectorStoreUnavailableError
+from rag.index.chroma_server import connect, reaching
 from rag.records import Chunk
 from rag.settings import Settings
 
 log = logging.getLogger(__name__)
 
 _WRITE_BATCH = 2000  # below Chroma's max batch size, large enough to amortize the call
+OWNER_KEY = "rag_index_id"  # collection metadata: the id of the index (manifest meta ``index_id``) that owns it
 
 
 class VectorStore(Protocol):
@@ -41,54 +47,89 @@ class VectorStore(Protocol):
 class ChromaStore:
     """One Chroma collection of chunk embeddings with the chunks' flat metadata."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, owner: str = "") -> None:
+        """Open (or create) the collection ``settings.collection``.
+
+        Args:
+            settings: where the store is (embedded under storage, or ``settings.chroma_server``).
+            owner: the id of the index (manifest) this collection belongs to; a collection another index claimed is
+                refused, because each index deletes the vectors its own manifest does not list.
+
+        Raises:
+            VectorStoreUnavailableError: the server cannot be reached.
+            IndexError_: the store cannot be opened, or the collection belongs to another index.
+        """
         import chromadb
 
         self._settings = settings
+        self._server = settings.chroma_server
         try:
-            if settings.chroma_host:
-                self._client = chromadb.HttpClient(host=settings.chroma_host, port=settings.chroma_port)
+            if self._server:
+                self._client = connect(self._server, settings.chroma_timeout_s)
             else:
                 path = settings.storage / "chroma"
                 path.mkdir(parents=True, exist_ok=True)
                 self._client = chromadb.PersistentClient(path=str(path))
-            self._collection = self._client.get_or_create_collection(
-                settings.collection,
-                configuration={"hnsw": {"space": "cosine"}},
-                embedding_function=None,
-            )
+            with reaching(self._server):
+                self._collection = self._client.get_or_create_collection(
+                    settings.collection,
+                    configuration={"hnsw": {"space": "cosine"}},
+                    embedding_function=None,
+                )
+        except VectorStoreUnavailableError:
+            raise
         except Exception as err:  # chromadb raises many unrelated types; all mean "store unusable"
-            where = f"{settings.chroma_host}:{settings.chroma_port}" if settings.chroma_host else settings.storage
+            where = self._server.url if self._server else settings.storage
             raise IndexError_(
                 f"Cannot open the vector store at {where}: {err}. "
                 "For a server, check that `chroma run` is up; for the embedded store, check the storage folder."
             ) from err
+        if owner:
+            self._claim(owner)
+
+    def _claim(self, owner: str) -> None:
+        """Mark the collection as ``owner``'s, or refuse it when another index's manifest already did."""
+        claimed = (self._collection.metadata or {}).get(OWNER_KEY)
+        if claimed == owner:
+            return
+        where = self._server.url if self._server else self._settings.storage / "chroma"
+        if claimed:
+            raise IndexError_(
+                f"The collection {self._settings.collection!r} at {where} holds another index's vectors (index "
+                f"{claimed}; this one is {owner}), and each index deletes vectors its own manifest does not list. "
+                "Set RAG_COLLECTION to a name of this index's own, or point RAG_STORAGE_DIR at that index's folder."
+            )
+        with reaching(self._server):
+            self._collection.modify(metadata={**(self._collection.metadata or {}), OWNER_KEY: owner})
 
     def upsert(self, chunks: Sequence[Chunk], embeddings: np.ndarray) -> None:
         for start in range(0, len(chunks), _WRITE_BATCH):
             part = chunks[start : start + _WRITE_BATCH]
-            self._collection.upsert(
-                ids=[c.chunk_id for c in part],
-                embeddings=embeddings[start : start + _WRITE_BATCH],
-                metadatas=[c.metadata() for c in part],
-                documents=[c.text for c in part],
-            )
+            with reaching(self._server):
+                self._collection.upsert(
+                    ids=[c.chunk_id for c in part],
+                    embeddings=embeddings[start : start + _WRITE_BATCH],
+                    metadatas=[c.metadata() for c in part],
+                    documents=[c.text for c in part],
+                )
 
     def delete(self, ids: Iterable[str]) -> None:
         id_list = list(ids)
         for start in range(0, len(id_list), _WRITE_BATCH):
-            self._collection.delete(ids=id_list[start : start + _WRITE_BATCH])
+            with reaching(self._server):
+                self._collection.delete(ids=id_list[start : start + _WRITE_BATCH])
 
     def query(self, embedding: np.ndarray, k: int, where: dict[str, Any] | None = None) -> list[tuple[str, float]]:
         """Nearest chunks as (chunk_id, cosine similarity), best first."""
         if k <= 0:
             return []
-        result = self._collection.query(
-            query_embeddings=[np.asarray(embedding, dtype=np.float32).tolist()],
-            n_results=k,
-            where=where or None,
-            include=["distances"],
-        )
+        with reaching(self._server):
+            result = self._collection.query(
+                query_embeddings=[np.asarray(embedding, dtype=np.float32).tolist()],
+                n_results=k,
+                where=where or None,
+                include=["distances"],
+            )
         ids = result["ids"][0]
         distances = result["distances"][0] if result["distances"] else [1.0] * len(ids)
         return [(cid, 1.0 - float(d)) for cid, d in zip(ids, distances)]
@@ -105,7 +146,8 @@ class ChromaStore:
         if not ids:
             return {}
         try:
-            got = self._collection.get(ids=list(ids), include=["embeddings"])
+            with reaching(self._server):
+                got = self._collection.get(ids=list(ids), include=["embeddings"])
         except InternalError:
             if len(ids) == 1:
                 return {}
@@ -125,11 +167,13 @@ class ChromaStore:
         ids: set[str] = set()
         offset = 0
         while True:
-            got = self._collection.get(where=where or None, include=[], limit=10_000, offset=offset)
+            with reaching(self._server):
+                got = self._collection.get(where=where or None, include=[], limit=10_000, offset=offset)
             ids.update(got["ids"])
             if len(got["ids"]) < 10_000:
                 return ids
             offset += 10_000
 
     def count(self) -> int:
-        return self._collection.count()
+        with reaching(self._server):
+            return self._collection.count()

@@ -86,7 +86,7 @@ class Index:
 
     @cached_property
     def vectors(self) -> ChromaStore:
-        return ChromaStore(self.settings)
+        return ChromaStore(self.settings, owner=self.manifest.index_id())
 
     @cached_property
     def tokenizer(self) -> Tokenizer:
