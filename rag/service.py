@@ -8,14 +8,15 @@ concurrently. Heavy things (models, Chroma) load lazily on first use so the UI r
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rag.errors import SourceNotFoundError
 from rag.records import (
+    DEFAULT_BASE,
     Answer,
     AnswerEvaluation,
     BackendReport,
@@ -28,6 +29,7 @@ from rag.records import (
     IndexReport,
     IndexStats,
     Judgement,
+    KnowledgeBase,
     QuizLevel,
     QuizSummary,
     RetrievalEvaluation,
@@ -39,6 +41,7 @@ from rag.settings import Settings
 
 if TYPE_CHECKING:
     from rag.answers.draft import AnswerDraft
+    from rag.index.bases import BaseRegistry
     from rag.index.writer import Index
     from rag.llm.base import LLMBackend
     from rag.models.embedding import Embedder
@@ -70,6 +73,9 @@ class RagService:
         self._embedder = embedder
         self._llm = llm
         self._lock = threading.RLock()
+        self.base_name = DEFAULT_BASE  # the knowledge base this engine serves (see ``base``)
+        self._root = self  # the storage's service, which owns the bases' engines and the LLM backend
+        self._engines: dict[str, RagService] = {}
 
     # ---- components (lazy) -------------------------------------------------------------------------------
 
@@ -212,16 +218,21 @@ class RagService:
         filters: SearchFilters | None = None,
         rerank: bool | None = None,
         contextual: bool = False,
+        bases: Sequence[str] = (),
     ) -> list[Hit]:
-        """Hybrid search (dense + BM25 fused, optional cross-encoder) with per-stage scores on each hit."""
-        return self.retriever.search(
-            query,
-            top_k=top_k,
-            semantic_weight=semantic_weight,
-            filters=filters,
-            rerank=rerank,
-            contextual=contextual,
+        """Hybrid search (dense + BM25 fused, optional cross-encoder) with per-stage scores on each hit.
+
+        Args:
+            bases: the knowledge bases to search (this one when empty); several are searched each on its own
+                and merged (``rag.retrieval.across_bases``), every hit naming its base.
+        """
+        options: dict[str, Any] = dict(
+            top_k=top_k, semantic_weight=semantic_weight, filters=filters, rerank=rerank, contextual=contextual
         )
+        if bases and list(dict.fromkeys(bases)) != [self.base_name]:
+            return self._search_bases(query, list(dict.fromkeys(bases)), options)
+        hits = self.retriever.search(query, **options)
+        return hits if self.base_name == DEFAULT_BASE else [replace(h, base=self.base_name) for h in hits]
 
     @cached_property
     def retriever(self) -> HybridRetriever:
@@ -266,7 +277,7 @@ class RagService:
             if self._llm is None:
                 from rag.llm.selection import select_backend
 
-                self._llm = select_backend(self.settings)
+                self._llm = self._root.llm if self._root is not self else select_backend(self.settings)
             return self._llm
 
     def llm_backends(self, *, refresh: bool = False) -> BackendReport:
@@ -295,6 +306,7 @@ class RagService:
         *,
         filters: SearchFilters | None = None,
         history: Sequence[tuple[str, str]] = (),
+        bases: Sequence[str] = (),
     ) -> AnswerDraft:
         """Search for ``question`` and get its answer ready: hits, basis, passages and evidence, no LLM call yet.
 
@@ -303,6 +315,7 @@ class RagService:
             filters: metadata filters for the search.
             history: earlier ``(question, answer)`` turns of the conversation, oldest first; a follow-up that leans
                 on them ("それは何年？") is searched and answered as rewritten with the previous question.
+            bases: the knowledge bases to answer from (this one when empty); citations name their base.
 
         Returns:
             The draft: show ``draft.evidence`` at once, stream ``draft.stream()``, then ``draft.finish()``.
@@ -310,8 +323,10 @@ class RagService:
         from rag.answers.draft import AnswerDraft
         from rag.answers.followup import rewrite_followup
 
+        if len(set(bases)) == 1 and bases[0] != self.base_name:
+            return self.base(bases[0]).prepare_answer(question, filters=filters, history=history)
         query = rewrite_followup(question, history)
-        hits = self.search(query, filters=filters, contextual=True)
+        hits = self.search(query, filters=filters, contextual=True, bases=bases)
         return AnswerDraft(self.llm, question, hits, self.settings, query=query, relevance=self.sentence_relevance)
 
     def sentence_relevance(self, question: str, sentences: Sequence[str]) -> list[float]:
@@ -320,10 +335,15 @@ class RagService:
         return [float(v) for v in vectors @ self.embedder.embed_queries([question])[0]]
 
     def ask(
-        self, question: str, *, filters: SearchFilters | None = None, history: Sequence[tuple[str, str]] = ()
+        self,
+        question: str,
+        *,
+        filters: SearchFilters | None = None,
+        history: Sequence[tuple[str, str]] = (),
+        bases: Sequence[str] = (),
     ) -> Answer:
         """Search, then answer from the hits with every claim checked (no LLM call when nothing is relevant)."""
-        return self.prepare_answer(question, filters=filters, history=history).finish()
+        return self.prepare_answer(question, filters=filters, history=history, bases=bases).finish()
 
     # ---- quizzes -----------------------------------------------------------------------------------------
 
@@ -398,3 +418,94 @@ class RagService:
         from rag.answers.page_render import render_pdf_page
 
         return render_pdf_page(self.index.manifest.path_of(source), page, highlight, zoom)
+
+    # ---- knowledge bases ---------------------------------------------------------------------------------
+
+    @cached_property
+    def _registry(self) -> BaseRegistry:
+        from rag.index.bases import BaseRegistry
+
+        return BaseRegistry(self._root.settings)
+
+    def base(self, name: str = DEFAULT_BASE) -> RagService:
+        """The service of one knowledge base (built once, on first use): everything above, on that base.
+
+        Raises:
+            BaseNotFoundError: no base by that name (the message lists them).
+        """
+        root = self._root
+        if name == DEFAULT_BASE:
+            return root
+        with root._lock:
+            name = root._registry.require(name)
+            engine = root._engines.get(name)
+            if engine is None:
+                settings = root._registry.settings_for(name)
+                shared = root._embedder if settings.embedding_model == root.settings.embedding_model else None
+                engine = RagService(settings, embedder=shared)
+                engine.base_name, engine._root = name, root
+                root._engines[name] = engine
+            return engine
+
+    def knowledge_bases(self) -> list[KnowledgeBase]:
+        """Every knowledge base of the storage, ``default`` first, with what each holds and how it differs."""
+        registry = self._root._registry
+        return [registry.describe(name) for name in registry.names()]
+
+    def create_base(self, name: str, overrides: Mapping[str, Any] | None = None) -> KnowledgeBase:
+        """Create an empty knowledge base; ``overrides`` sets its own settings (``rag.index.bases.PER_BASE_SETTINGS``:
+        chunk_size, chunk_overlap, ocr_language, embedding_model as ``offline`` or ``ollama:<model>`` ...).
+
+        Raises:
+            BaseNameError: a name a base cannot have; KnowledgeBaseError: it exists, or a setting is not allowed.
+        """
+        return self._root._registry.create(name, overrides)
+
+    def rename_base(self, old: str, new: str) -> KnowledgeBase:
+        """Rename a knowledge base (not ``default``); its content stays as it is."""
+        root = self._root
+        with root._lock:
+            _close(root._engines.pop(old, None))
+            return root._registry.rename(old, new)
+
+    def delete_base(self, name: str, *, confirmed_by: str = "") -> None:
+        """Delete a knowledge base (not ``default``) and everything in it, with a line in the version history.
+
+        Args:
+            confirmed_by: how the person confirmed it (``"with --yes"``, ``"by typing its name"``).
+        """
+        root = self._root
+        with root._lock:
+            if name == DEFAULT_BASE:
+                root._registry.delete(name)  # refuses, with the reason
+            engine = root.base(name)
+            if engine.settings.chroma_host:  # a server keeps the collection after the folder is gone
+                engine.index.vectors.drop()
+            _close(root._engines.pop(engine.base_name, None))
+            root._registry.delete(engine.base_name, confirmed_by=confirmed_by)
+
+    def _search_bases(self, query: str, bases: list[str], options: dict[str, Any]) -> list[Hit]:
+        from rag.errors import EmptyIndexError
+        from rag.retrieval.across_bases import merge_base_hits
+
+        engines = [self.base(name) for name in bases]
+        per_base: dict[str, list[Hit]] = {}
+        for engine in engines:
+            try:
+                per_base[engine.base_name] = engine.search(query, **options)
+            except EmptyIndexError:
+                continue  # an empty base adds nothing; all of them empty is still an error below
+        if not per_base:
+            raise EmptyIndexError(
+                f"Nothing is indexed in {', '.join(bases)} yet. Upload documents into one of them, or run "
+                "`python -m rag index PATH --collection NAME`."
+            )
+        models = {engine.settings.embedding_model for engine in engines}
+        top_k = options.get("top_k") or self.settings.top_k
+        return merge_base_hits(per_base, top_k, same_embedding=len(models) == 1)
+
+
+def _close(engine: RagService | None) -> None:
+    """Let go of a base's open stores before its folder moves or goes."""
+    if engine is not None and "index" in vars(engine):
+        engine.index.close()

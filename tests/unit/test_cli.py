@@ -25,7 +25,7 @@ def _subcommands() -> dict[str, argparse.ArgumentParser]:
 
 def test_every_command_argument_and_flag_has_help_and_the_command_has_examples() -> None:
     commands = _subcommands()
-    assert set(commands) == {"index", "stats", "check", "remove", "search", "ask", "quiz", "evaluate"}
+    assert set(commands) == {"index", "stats", "check", "remove", "search", "ask", "quiz", "evaluate", "collections"}
     for name, command in commands.items():
         assert f"python -m rag {name}" in (command.epilog or ""), f"{name} has no examples"
         for action in command._actions:

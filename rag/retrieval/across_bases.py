@@ -1,0 +1,53 @@
+"""One ranked list from several knowledge bases' hits (each base searched on its own, then merged here).
+
+Each base's hybrid score is normalized within that base (its best hit scores near 1 however weak it is), so
+neither those scores nor ranks say which base holds the better passage. The raw cosine of the query to a hit does,
+when every base embeds with the same model: ``cosine`` merges by it. Bases with different embedding engines have
+no common scale, and there ``rrf`` (reciprocal rank within each base) is all that is fair. Figures for the three
+ways on a golden set split across two bases: ``bench/bases.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from rag.records import Hit
+
+MERGES = ("cosine", "rrf", "score")
+RRF_K = 60
+
+
+def merge_base_hits(
+    per_base: Mapping[str, Sequence[Hit]], top_k: int, *, merge: str = "cosine", same_embedding: bool = True
+) -> list[Hit]:
+    """The best ``top_k`` hits over every base, each marked with its base, final ranks renumbered from 1.
+
+    Args:
+        per_base: each base's hits, best first.
+        top_k: how many to keep.
+        merge: ``cosine`` (the query's cosine to each hit; ``rrf`` when the bases' embeddings differ or a hit
+            has none), ``rrf`` (1 / (60 + rank in its base)) or ``score`` (each base's own final score).
+        same_embedding: whether every base embeds with the same model (cosines are comparable).
+
+    Raises:
+        ValueError: an unknown ``merge``.
+    """
+    if merge not in MERGES:
+        raise ValueError(f"merge={merge!r}; allowed: {', '.join(MERGES)}")
+    tagged = [
+        (base, rank, replace(hit, base=base)) for base, hits in per_base.items() for rank, hit in enumerate(hits, 1)
+    ]
+    if merge == "cosine" and not (same_embedding and all(h.scores.dense_score is not None for _, _, h in tagged)):
+        merge = "rrf"
+
+    def key(item: tuple[str, int, Hit]) -> float:
+        _, rank, hit = item
+        if merge == "cosine":
+            return float(hit.scores.dense_score or 0.0)
+        if merge == "score":
+            return hit.score
+        return 1.0 / (RRF_K + rank)
+
+    ranked = sorted(tagged, key=lambda item: (-key(item), item[1]))[:top_k]
+    return [replace(hit, scores=replace(hit.scores, final_rank=i)) for i, (_, _, hit) in enumerate(ranked, 1)]
