@@ -192,8 +192,14 @@ class RagService:
             raise SourceNotFoundError(f"No indexed source named {source!r}. Run `python -m rag stats` to list them.")
         return chunks
 
-    def neighbours(self, chunk_id: str, window: int = 1) -> list[Chunk]:
-        """The chunk and up to ``window`` chunks before and after it in its source, in order."""
+    def neighbours(self, chunk_id: str, window: int = 1, *, base: str | None = None) -> list[Chunk]:
+        """The chunk and up to ``window`` chunks before and after it in its source, in order.
+
+        Args:
+            base: the knowledge base the chunk is in (a hit's or citation's ``base``); this one when None.
+        """
+        if base is not None and base != self.base_name:
+            return self.base(base).neighbours(chunk_id, window)
         return self.index.catalog.neighbours(chunk_id, window)
 
     def version_history(self, limit: int = 50) -> list[VersionEntry]:
@@ -371,7 +377,9 @@ class RagService:
 
     def judge_answer(self, quiz_id: str, item_id: str, answer: bool) -> Judgement:
         """Whether ``answer`` (True: the statement is true) is right for one item, with why and the citations."""
-        return self.quizzes.judge(quiz_id, item_id, answer)
+        judgement = self.quizzes.judge(quiz_id, item_id, answer)
+        cited = tuple(replace(c, base=self.base_name) for c in judgement.citations)  # the quiz's base is this one
+        return replace(judgement, citations=cited)
 
     def record_quiz_score(self, quiz_id: str, correct: int, total: int) -> ScoreRecord:
         """Add a finished attempt's score to the quiz set's history."""
@@ -413,10 +421,18 @@ class RagService:
 
     # ---- pages -------------------------------------------------------------------------------------------
 
-    def render_page(self, source: str, page: int, highlight: str = "", zoom: float = 1.5) -> bytes:
-        """PNG of a PDF source's page with ``highlight`` (a verified quote) marked."""
+    def render_page(
+        self, source: str, page: int, highlight: str = "", zoom: float = 1.5, *, base: str | None = None
+    ) -> bytes:
+        """PNG of a PDF source's page with ``highlight`` (a verified quote) marked.
+
+        Args:
+            base: the knowledge base of the source (a citation's ``base``); this one when None.
+        """
         from rag.answers.page_render import render_pdf_page
 
+        if base is not None and base != self.base_name:
+            return self.base(base).render_page(source, page, highlight, zoom)
         return render_pdf_page(self.index.manifest.path_of(source), page, highlight, zoom)
 
     # ---- knowledge bases ---------------------------------------------------------------------------------
