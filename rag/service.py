@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -463,6 +463,10 @@ class RagService:
                 root._engines[name] = engine
             return engine
 
+    def base_names(self) -> list[str]:
+        """The knowledge bases' names, ``default`` first (cheap: no manifest is opened)."""
+        return self._root._registry.names()
+
     def knowledge_bases(self) -> list[KnowledgeBase]:
         """Every knowledge base of the storage, ``default`` first, with what each holds and how it differs."""
         registry = self._root._registry
@@ -501,24 +505,12 @@ class RagService:
             root._registry.delete(engine.base_name, confirmed_by=confirmed_by)
 
     def _search_bases(self, query: str, bases: list[str], options: dict[str, Any]) -> list[Hit]:
-        from rag.errors import EmptyIndexError
-        from rag.retrieval.across_bases import merge_base_hits
+        from rag.retrieval.across_bases import search_bases
 
         engines = [self.base(name) for name in bases]
-        per_base: dict[str, list[Hit]] = {}
-        for engine in engines:
-            try:
-                per_base[engine.base_name] = engine.search(query, **options)
-            except EmptyIndexError:
-                continue  # an empty base adds nothing; all of them empty is still an error below
-        if not per_base:
-            raise EmptyIndexError(
-                f"Nothing is indexed in {', '.join(bases)} yet. Upload documents into one of them, or run "
-                "`python -m rag index PATH --collection NAME`."
-            )
-        models = {engine.settings.embedding_model for engine in engines}
-        top_k = options.get("top_k") or self.settings.top_k
-        return merge_base_hits(per_base, top_k, same_embedding=len(models) == 1)
+        searches = {e.base_name: partial(e.search, query, **options) for e in engines}
+        same_model = len({e.settings.embedding_model for e in engines}) == 1
+        return search_bases(searches, options.get("top_k") or self.settings.top_k, same_embedding=same_model)
 
 
 def _close(engine: RagService | None) -> None:

@@ -17,7 +17,7 @@ ACTIVE_KEY = "sidebar_bases"
 def base_names(svc: RagService) -> list[str]:
     """Every knowledge base's name, ``default`` first."""
     try:
-        return [b.name for b in svc.knowledge_bases()]
+        return svc.base_names()
     except RagError as err:
         show_error(err)
         return [DEFAULT_BASE]

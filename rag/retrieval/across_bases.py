@@ -9,9 +9,10 @@ ways on a golden set split across two bases: ``bench/bases.py``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
+from rag.errors import EmptyIndexError
 from rag.records import Hit
 
 MERGES = ("cosine", "rrf", "score")
@@ -51,3 +52,28 @@ def merge_base_hits(
 
     ranked = sorted(tagged, key=lambda item: (-key(item), item[1]))[:top_k]
     return [replace(hit, scores=replace(hit.scores, final_rank=i)) for i, (_, _, hit) in enumerate(ranked, 1)]
+
+
+def search_bases(
+    searches: Mapping[str, Callable[[], Sequence[Hit]]], top_k: int, *, same_embedding: bool = True
+) -> list[Hit]:
+    """Run each base's search and merge the hits (``merge_base_hits``); an empty base adds nothing.
+
+    Args:
+        searches: per base name, its search for the query (already bound to the query and options).
+
+    Raises:
+        EmptyIndexError: every base is empty.
+    """
+    per_base: dict[str, Sequence[Hit]] = {}
+    for name, search in searches.items():
+        try:
+            per_base[name] = search()
+        except EmptyIndexError:
+            continue
+    if not per_base:
+        raise EmptyIndexError(
+            f"Nothing is indexed in {', '.join(searches)} yet. Upload documents into one of them, or run "
+            "`python -m rag index PATH --collection NAME`."
+        )
+    return merge_base_hits(per_base, top_k, same_embedding=same_embedding)

@@ -48,6 +48,7 @@ def test_bases_are_created_listed_renamed_and_deleted_with_a_line_in_the_history
     assert created.overrides == {"chunk_size": 300, "chunk_overlap": 30}
     assert Path(created.storage) == service.settings.storage / "bases" / "製品-manuals_2"
     assert [b.name for b in service.knowledge_bases()] == [DEFAULT_BASE, "製品-manuals_2"]
+    assert service.base_names() == [DEFAULT_BASE, "製品-manuals_2"]
 
     renamed = service.rename_base("製品-manuals_2", "manuals")
     assert renamed.overrides["chunk_size"] == 300
