@@ -1,10 +1,10 @@
 """One ranked list from several knowledge bases' hits (each base searched on its own, then merged here).
 
-Each base's hybrid score is normalized within that base (its best hit scores near 1 however weak it is), so
-neither those scores nor ranks say which base holds the better passage. The raw cosine of the query to a hit does,
-when every base embeds with the same model: ``cosine`` merges by it. Bases with different embedding engines have
-no common scale, and there ``rrf`` (reciprocal rank within each base) is all that is fair. Figures for the three
-ways on a golden set split across two bases: ``bench/bases.py``.
+``score`` (the default) merges by each base's own final score: its convex fusion divides BM25 by the query's top
+BM25 score, so a base with only weak keyword matches keeps weak scores. ``cosine`` merges by the query's raw cosine
+to each hit (``rrf`` when the bases' embedding models differ); ``rrf`` by reciprocal rank within each base, which
+puts every base's best hit on top however poor. JSQuAD split in two bases, 150 queries (``bench/bases.py``):
+nDCG@10 score 0.884, cosine 0.860, rrf 0.775, against 0.864 for one base holding the whole corpus.
 """
 
 from __future__ import annotations
@@ -15,20 +15,20 @@ from dataclasses import replace
 from rag.errors import EmptyIndexError
 from rag.records import Hit
 
-MERGES = ("cosine", "rrf", "score")
+MERGES = ("score", "cosine", "rrf")
 RRF_K = 60
 
 
 def merge_base_hits(
-    per_base: Mapping[str, Sequence[Hit]], top_k: int, *, merge: str = "cosine", same_embedding: bool = True
+    per_base: Mapping[str, Sequence[Hit]], top_k: int, *, merge: str = "score", same_embedding: bool = True
 ) -> list[Hit]:
     """The best ``top_k`` hits over every base, each marked with its base, final ranks renumbered from 1.
 
     Args:
         per_base: each base's hits, best first.
         top_k: how many to keep.
-        merge: ``cosine`` (the query's cosine to each hit; ``rrf`` when the bases' embeddings differ or a hit
-            has none), ``rrf`` (1 / (60 + rank in its base)) or ``score`` (each base's own final score).
+        merge: ``score`` (each base's own final score), ``cosine`` (the query's cosine to each hit; ``rrf`` when
+            the bases' embeddings differ or a hit has none) or ``rrf`` (1 / (60 + rank in its base)).
         same_embedding: whether every base embeds with the same model (cosines are comparable).
 
     Raises:
