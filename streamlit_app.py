@@ -26,6 +26,7 @@ page = st.navigation(
         st.Page("app_pages/search.py", title=t("nav.search"), icon=":material/search:"),
         st.Page("app_pages/ask.py", title=t("nav.ask"), icon=":material/forum:"),
         st.Page("app_pages/quiz.py", title=t("nav.quiz"), icon=":material/quiz:"),
+        st.Page("app_pages/bases.py", title=t("nav.bases"), icon=":material/library_books:"),
     ]
 )
 page.run()

@@ -6,20 +6,26 @@ import streamlit as st
 
 from rag.errors import RagError
 from rag.records import Answer, Chunk
+from ui.bases import active_bases, shows_base
 from ui.i18n import t
 from ui.service import get_service
 from ui.widgets import escape_md, show_citations, show_claims, show_error, show_evidence, streamed_text
 
 svc = get_service()
+bases = active_bases(svc)
 history: list[tuple[str, Answer]] = st.session_state.setdefault("qa_history", [])
 st.title(t("qa.title"))
 
 
 def cited_chunk(chunk_id: str) -> Chunk | None:
-    try:
-        return next(iter(svc.neighbours(chunk_id, window=0)), None)
-    except RagError:
-        return None
+    """The cited chunk, from whichever active base holds it."""
+    for name in bases:
+        try:
+            if found := svc.neighbours(chunk_id, window=0, base=name):
+                return found[0]
+        except RagError:
+            continue
+    return None
 
 
 def ask_followup(question: str) -> None:
@@ -37,13 +43,19 @@ def show_answer(answer: Answer, turn: int, *, evidence_shown: bool) -> None:
         return
     if answer.evidence and not evidence_shown:
         with st.expander(t("qa.evidence_title", n=len(answer.evidence))):
-            show_evidence(answer.evidence, chunk_of=cited_chunk)
+            show_evidence(answer.evidence, chunk_of=cited_chunk, show_base=shows_base(bases))
     if answer.answer:
         st.markdown(escape_md(answer.answer))
     if answer.message:  # the LLM failed (citations only, with the fix), or notes on how the claims were checked
         (st.warning if not answer.answer or answer.model_answer else st.caption)(escape_md(answer.message))
     show_claims(answer, key=f"qa_{turn}")
-    show_citations(answer.citations, key=f"qa_{turn}", render_page=svc.render_page, chunk_of=cited_chunk)
+    show_citations(
+        answer.citations,
+        key=f"qa_{turn}",
+        render_page=svc.render_page,
+        chunk_of=cited_chunk,
+        show_base=shows_base(bases),
+    )
     if answer.backend:
         st.caption(t("qa.backend", name=answer.backend))
     for i, followup in enumerate(answer.followups):
@@ -74,10 +86,10 @@ if question:
     with st.chat_message("assistant"):
         try:
             with st.spinner(t("qa.searching")):
-                draft = svc.prepare_answer(question, history=[(q, a.answer) for q, a in history])
+                draft = svc.prepare_answer(question, history=[(q, a.answer) for q, a in history], bases=bases)
             if draft.evidence:  # shown before the model has read a word
                 with st.expander(t("qa.evidence_title", n=len(draft.evidence)), expanded=True):
-                    show_evidence(draft.evidence, chunk_of=cited_chunk)
+                    show_evidence(draft.evidence, chunk_of=cited_chunk, show_base=shows_base(bases))
             if draft.needs_llm:
                 streaming = st.empty()
                 with streaming.container():

@@ -10,13 +10,15 @@ import streamlit as st
 from rag.errors import RagError
 from rag.records import IndexStats
 from ui.backup import backup_controls
+from ui.bases import pick_base
 from ui.i18n import t
 from ui.monitoring import show_monitoring
 from ui.service import get_service
 from ui.widgets import show_error
 
-svc = get_service()
 st.title(t("stats.title"))
+svc = get_service()
+svc = svc.base(pick_base(svc, "stats_base", t("bases.show")))  # everything below shows that base
 
 
 def show_index(stats: IndexStats) -> None:

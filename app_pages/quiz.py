@@ -7,12 +7,14 @@ import streamlit as st
 from rag.errors import RagError
 from rag.quiz.models import Quiz
 from rag.records import QUIZ_LEVELS, Judgement
+from ui.bases import pick_base
 from ui.i18n import t
 from ui.service import get_service
 from ui.widgets import escape_md, quiz_set_label, show_error, show_judgement
 
-svc = get_service()
 st.title(t("quiz.title"))
+svc = get_service()
+svc = svc.base(pick_base(svc, "quiz_base", t("bases.quiz_from")))  # a quiz comes from one source of one base
 
 
 def start(quiz_id: str) -> None:

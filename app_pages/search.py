@@ -7,19 +7,21 @@ import streamlit as st
 
 from rag.errors import RagError
 from rag.records import MODE_SEMANTIC_WEIGHTS, SEARCH_MODES, Hit, SearchFilters
+from ui.bases import active_bases, shows_base
 from ui.i18n import t
 from ui.service import get_service
 from ui.widgets import escape_md, hit_title, show_error, show_hit
 
 svc = get_service()
 settings = svc.settings
+bases = active_bases(svc)
 st.title(t("search.title"))
 
 try:
-    indexed = svc.stats().per_source
+    indexed = [row for name in bases for row in svc.base(name).stats().per_source]
 except RagError as err:
     show_error(err)
-    indexed = ()
+    indexed = []
 
 
 def show_hits(hits: list[Hit], key: str) -> None:
@@ -27,10 +29,10 @@ def show_hits(hits: list[Hit], key: str) -> None:
         st.info(t("search.no_hits"))
     for rank, hit in enumerate(hits, start=1):
         with st.container(border=True):
-            show_hit(hit, rank)
+            show_hit(hit, rank, show_base=shows_base(bases))
             if st.toggle(t("search.neighbours"), key=f"{key}_nb_{rank}"):
                 try:
-                    for chunk in svc.neighbours(hit.chunk.chunk_id):
+                    for chunk in svc.neighbours(hit.chunk.chunk_id, base=hit.base):
                         marker = "▶ " if chunk.chunk_id == hit.chunk.chunk_id else ""
                         st.caption(f"{marker}#{chunk.chunk_index} p.{chunk.page or '–'}")
                         st.text(chunk.text)
@@ -56,7 +58,10 @@ with search_tab:
         rerank = rerank_col.toggle(t("search.rerank"), value=bool(settings.reranker_model), key="search_rerank")
         with st.expander(t("search.filters")):
             sources = st.multiselect(
-                t("search.f_sources"), [s.source for s in indexed], key="search_f_src", placeholder=t("common.choose")
+                t("search.f_sources"),
+                list(dict.fromkeys(s.source for s in indexed)),
+                key="search_f_src",
+                placeholder=t("common.choose"),
             )
             doc_types = st.multiselect(
                 t("search.f_types"),
@@ -80,7 +85,9 @@ with search_tab:
         try:
             with st.spinner(t("search.running")):
                 st.session_state["search_results"] = {
-                    name: svc.search(query, top_k=int(top_k), semantic_weight=w, filters=filters, rerank=rerank)
+                    name: svc.search(
+                        query, top_k=int(top_k), semantic_weight=w, filters=filters, rerank=rerank, bases=bases
+                    )
                     for name, w in runs.items()
                 }
         except RagError as err:
@@ -97,7 +104,7 @@ with search_tab:
             with column:
                 st.markdown(f"**{t('search.mode_' + name)}**")
                 for rank, hit in enumerate(results[name], start=1):
-                    st.markdown(escape_md(hit_title(hit, rank)))
+                    st.markdown(escape_md(hit_title(hit, rank, show_base=shows_base(bases))))
                     st.caption(escape_md(hit.chunk.text[:160]))
 
 with eval_tab:

@@ -8,12 +8,14 @@ import streamlit as st
 
 from rag.errors import RagError
 from rag.records import IndexReport, SyncReport
+from ui.bases import pick_base
 from ui.i18n import t
 from ui.service import get_service
 from ui.widgets import ProgressView, escape_md, show_error, show_report, show_sync_report
 
-svc = get_service()
 st.title(t("upload.title"))
+svc = get_service()
+svc = svc.base(pick_base(svc, "upload_base", t("bases.index_into")))  # everything below works on that base
 
 
 def run_indexing(

@@ -1,4 +1,4 @@
-"""``python -m rag index|stats|check|remove|search|ask|quiz|evaluate|export|import|sync|similar``.
+"""``python -m rag index|stats|check|remove|search|ask|quiz|evaluate|export|import|sync|similar|collections``.
 
 The command names, flags and JSON keys here are a contract other tools rely on: keep them stable.
 Human-readable output goes to stdout; progress and errors to stderr. Exit codes: 0 success, 1 some files
@@ -29,6 +29,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         service = RagService()
+        if isinstance(getattr(args, "collection", None), str):  # the one knowledge base the command works on
+            service = service.base(args.collection)
         return int(args.run(service, args) or 0)
     except RagError as err:
         print(f"error: {err}", file=sys.stderr)
@@ -43,6 +45,13 @@ _SOURCE_HELP = (
     "a source as `stats` prints it (docs/manual.pdf), its file name if no other source has it (manual.pdf), "
     "or the path you indexed, absolute or relative to this folder (~/docs/manual.pdf)"
 )
+
+
+_COLLECTION_HELP = "the knowledge base to work on (default: default); `collections list` shows them"
+_COLLECTIONS_HELP = (
+    "a knowledge base to search (repeatable; default: default); results are merged, each naming its base"
+)
+_SEVERAL_COLLECTIONS = ("search", "ask")
 
 
 def _prog() -> str:
@@ -63,6 +72,10 @@ def _command(sub: Any, name: str, summary: str, examples: str, run: Callable[...
     )
     if json:
         p.add_argument("--json", action="store_true", help=_JSON_HELP)
+    if name in _SEVERAL_COLLECTIONS:
+        p.add_argument("--collection", action="append", default=[], metavar="NAME", help=_COLLECTIONS_HELP)
+    elif name != "collections":
+        p.add_argument("--collection", default="default", metavar="NAME", help=_COLLECTION_HELP)
     p.set_defaults(run=run)
     return p
 
@@ -160,6 +173,7 @@ import backup.zip --json     # into the storage RAG_STORAGE_DIR names, which mus
     p.add_argument("file", metavar="FILE", help="an archive written by `export`, e.g. backup.zip")
 
     _add_archive_commands(sub)
+    _collections_parser(sub)
     return parser
 
 
@@ -286,34 +300,38 @@ def hit_json(hit: Hit) -> dict[str, Any]:
         },
         "ranks": {"dense": s.dense_rank, "bm25": s.bm25_rank, "final": s.final_rank},
         "also_sources": list(hit.also_sources),
+        "collection": hit.base,
     }
 
 
 def _search(service, args) -> int:  # type: ignore[no-untyped-def]
     filters = SearchFilters(sources=tuple(service.resolve_sources(args.source)))
-    hits = service.search(args.query, top_k=args.top_k, semantic_weight=args.semantic_weight, filters=filters)
+    hits = service.search(
+        args.query, top_k=args.top_k, semantic_weight=args.semantic_weight, filters=filters, bases=args.collection
+    )
     if args.json:
         _emit({"hits": [hit_json(h) for h in hits]})
         return 0
     for h in hits:
         page = f" p.{h.chunk.page}" if h.chunk.page else ""
-        print(f"#{h.scores.final_rank} {h.score:.4f} {h.chunk.source}{page}\n    {h.chunk.text[:200]!s}")
+        base = f" [{h.base}]" if args.collection else ""
+        print(f"#{h.scores.final_rank} {h.score:.4f} {h.chunk.source}{page}{base}\n    {h.chunk.text[:200]!s}")
     return 0
 
 
 def _ask(service, args) -> int:  # type: ignore[no-untyped-def]
-    answer = service.ask(args.question)
+    answer = service.ask(args.question, bases=args.collection)
     if args.json:
         _emit({
             "answer": answer.answer,
-            "citations": [asdict(c) for c in answer.citations],
+            "citations": [{**_without_base(asdict(c)), "collection": c.base} for c in answer.citations],
             "followups": list(answer.followups),
             "no_basis": answer.no_basis,
             "backend": answer.backend,
             "unsupported_sentences": list(answer.unsupported_sentences),
             "message": answer.message or None,
             "evidence": [{"n": e.n, "source": e.source, "page": e.page, "chunk_id": e.chunk_id,
-                          "sentence": e.sentence, "score": e.score} for e in answer.evidence],
+                          "sentence": e.sentence, "score": e.score, "collection": e.base} for e in answer.evidence],
             "claims": [asdict(c) for c in answer.claims],
             "query": answer.query or None,
             "model_answer": answer.model_answer or None,
@@ -325,7 +343,8 @@ def _ask(service, args) -> int:  # type: ignore[no-untyped-def]
         if claim.status == "unsupported":
             print(f"  (not supported: {claim.sentence} — {claim.reason})")
     for c in answer.citations:
-        print(f"[{c.n}] {c.source} p.{c.page}: “{c.quote}”")
+        base = f" [{c.base}]" if args.collection else ""
+        print(f"[{c.n}] {c.source} p.{c.page}{base}: “{c.quote}”")
     if answer.message:
         print(answer.message, file=sys.stderr)
     return EXIT_LLM_FAILED if answer.llm_error else 0
@@ -465,4 +484,80 @@ def _similar(service, args) -> int:  # type: ignore[no-untyped-def]
         print(f"#{r.rank} {r.score:.4f} {r.source} record {r.record_no}")
         for name, value in r.shown.items():
             print(f"    {name}: {value}")
+    return 0
+
+
+def _without_base(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != "base"}
+
+
+# ---- knowledge bases ------------------------------------------------------------------------------------------
+
+
+def _collections_parser(sub: Any) -> None:
+    p = _command(sub, "collections", "list, create, rename or delete knowledge bases (each its own index)", """
+collections list
+collections create manuals --chunk-size 400 --chunk-overlap 60 --ocr-language eng
+collections create support-bot --embedding ollama:bge-m3
+collections rename manuals product-manuals
+collections delete product-manuals --yes""", _collections, json=False)  # fmt: skip
+    ops = p.add_subparsers(dest="operation", required=True, metavar="OPERATION", help="list, create, rename, delete")
+    listing = ops.add_parser("list", help="every knowledge base with its sources, chunks and embedding engine")
+    listing.add_argument("--json", action="store_true", help=_JSON_HELP)
+    create = ops.add_parser("create", help="create an empty knowledge base with its own settings")
+    create.add_argument("name", help="letters (Japanese too), digits, - and _; at most 64 characters, e.g. manuals")
+    create.add_argument("--chunk-size", type=int, metavar="N", help="characters per chunk (default: settings')")
+    create.add_argument("--chunk-overlap", type=int, metavar="N", help="characters chunks share (default: settings')")
+    create.add_argument("--ocr-language", metavar="L", help="Tesseract languages for scanned pages, e.g. jpn+eng")
+    create.add_argument("--embedding", metavar="ENGINE", help="offline (default) or ollama:MODEL, e.g. ollama:bge-m3")
+    create.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="another per-base setting as RAG_* takes it: json_text_fields=body,title")  # fmt: skip
+    create.add_argument("--json", action="store_true", help=_JSON_HELP)
+    rename = ops.add_parser("rename", help="rename a knowledge base (not default)")
+    rename.add_argument("old", help="its name now")
+    rename.add_argument("new", help="the new name")
+    rename.add_argument("--json", action="store_true", help=_JSON_HELP)
+    delete = ops.add_parser("delete", help="delete a knowledge base and everything in it (refused without --yes)")
+    delete.add_argument("name", help="the knowledge base to delete (not default)")
+    delete.add_argument("--yes", action="store_true", help="confirm the deletion (without it nothing is deleted)")
+
+
+def _base_json(base: Any) -> dict[str, Any]:
+    return {"name": base.name, "storage": base.storage, "embedding_model": base.embedding_model,
+            "settings": base.overrides, "sources": base.sources, "chunks": base.chunks}  # fmt: skip
+
+
+def _collections(service, args) -> int:  # type: ignore[no-untyped-def]
+    if args.operation == "delete":
+        if not args.yes:
+            print(f"refusing to delete knowledge base {args.name!r} and everything in it without --yes; "
+                  f"run `{_prog()} collections delete {args.name} --yes`", file=sys.stderr)  # fmt: skip
+            return 2
+        service.delete_base(args.name, confirmed_by="with --yes on the command line")
+        print(f"deleted knowledge base {args.name}")
+        return 0
+    if args.operation == "list":
+        bases = service.knowledge_bases()
+        if args.json:
+            _emit({"collections": [_base_json(b) for b in bases]})
+            return 0
+        for b in bases:
+            differs = "".join(f", {k}={v}" for k, v in b.overrides.items() if k != "embedding_model")
+            print(f"{b.name}: {b.sources} sources, {b.chunks} chunks; embedding {b.embedding_model}{differs}")
+        return 0
+    if args.operation == "create":
+        overrides: dict[str, Any] = dict(item.split("=", 1) for item in args.set if "=" in item)
+        if bad := [item for item in args.set if "=" not in item]:
+            print(f"error: --set takes KEY=VALUE, got {', '.join(bad)}", file=sys.stderr)
+            return 2
+        given = {"chunk_size": args.chunk_size, "chunk_overlap": args.chunk_overlap,
+                 "ocr_language": args.ocr_language, "embedding_model": args.embedding}  # fmt: skip
+        overrides.update({k: v for k, v in given.items() if v is not None})
+        base = service.create_base(args.name, overrides)
+    else:
+        base = service.rename_base(args.old, args.new)
+    if args.json:
+        _emit(_base_json(base))
+    else:
+        print(f"{args.operation}d knowledge base {base.name} ({base.storage}); embedding {base.embedding_model}")
     return 0

@@ -19,6 +19,9 @@ Every failure a person can meet is a ``RagError`` whose message says what happen
     │   ├── LLMUnavailableError  the backend cannot be reached / the model is missing
     │   └── LLMOutputError       the backend answered something unusable
     ├── QuizError                a quiz could not be generated to the asked count
+    ├── KnowledgeBaseError       a knowledge base cannot be created, renamed, deleted or opened
+    │   ├── BaseNameError        a name a base cannot have (also a ValueError)
+    │   └── BaseNotFoundError    no base by that name
     ├── EvaluationError          an evaluation set is malformed
     ├── BackupError              an archive cannot be exported, or cannot be imported here
     └── MonitoringError          the monitoring log cannot be read
@@ -107,3 +110,15 @@ class BackupError(RagError):
 
 class MonitoringError(RagError):
     """The monitoring log cannot be read."""
+
+
+class KnowledgeBaseError(RagError):
+    """A knowledge base cannot be created, renamed, deleted or opened as asked."""
+
+
+class BaseNameError(KnowledgeBaseError, ValueError):
+    """A name a knowledge base cannot have; the message names what is allowed."""
+
+
+class BaseNotFoundError(KnowledgeBaseError):
+    """No knowledge base has that name; the message lists those that exist."""

@@ -145,6 +145,7 @@ class Hit:
     matched_terms: tuple[str, ...] = ()
     context_before: str = ""
     context_after: str = ""
+    base: str = "default"  # the knowledge base it was found in
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +157,7 @@ class Citation:
     page: int | None
     quote: str
     chunk_id: str
+    base: str = "default"  # the knowledge base of the quoted chunk
 
 
 ClaimStatus = Literal["verified", "reattributed", "unsupported", "not_checked"]
@@ -182,6 +184,7 @@ class Evidence:
     text: str
     sentence: str
     score: float = 0.0
+    base: str = "default"  # the knowledge base of its passage
 
 
 @dataclass(frozen=True, slots=True)
@@ -593,3 +596,28 @@ class SimilarRecord:
     shown: dict[str, Any]  # the record's ``json_shown_fields``, whole
     metadata: dict[str, Scalar]  # the record's ``json_metadata_fields``
     chunk_id: str
+
+
+DEFAULT_BASE = "default"
+"""The knowledge base that is the storage folder itself (what existed before there were several)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KnowledgeBase:
+    """One knowledge base: its own manifest, Chroma collection, BM25 index, uploads, quiz sets and settings.
+
+    Attributes:
+        name: what people call it (``default`` is the storage folder itself).
+        storage: the folder that holds it.
+        embedding_model: the embedding engine its vectors come from (``ollama:<model>`` or a local model).
+        overrides: the settings it sets differently from the storage's (chunk size, OCR language ...).
+        sources: how many sources are indexed in it.
+        chunks: how many chunks.
+    """
+
+    name: str
+    storage: str
+    embedding_model: str
+    overrides: dict[str, Any] = field(default_factory=dict)
+    sources: int = 0
+    chunks: int = 0

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rag.errors import ModelMismatchError, SourceNotFoundError
 from rag.records import (
+    DEFAULT_BASE,
     Answer,
     AnswerEvaluation,
     BackendReport,
@@ -30,6 +31,7 @@ from rag.records import (
     IndexReport,
     IndexStats,
     Judgement,
+    KnowledgeBase,
     LatencyStage,
     MonitoringSummary,
     QueryEvent,
@@ -47,6 +49,7 @@ from rag.settings import Settings
 
 if TYPE_CHECKING:
     from rag.answers.draft import AnswerDraft
+    from rag.index.bases import BaseRegistry
     from rag.index.writer import Index
     from rag.llm.base import LLMBackend
     from rag.models.embedding import Embedder
@@ -79,6 +82,9 @@ class RagService:
         self._embedder = embedder
         self._llm = llm
         self._lock = threading.RLock()
+        self.base_name = DEFAULT_BASE  # the knowledge base this engine serves (see ``base``)
+        self._root = self  # the storage's service, which owns the bases' engines and the LLM backend
+        self._engines: dict[str, RagService] = {}
 
     # ---- components (lazy) -------------------------------------------------------------------------------
 
@@ -207,8 +213,14 @@ class RagService:
             raise SourceNotFoundError(f"No indexed source named {source!r}. Run `python -m rag stats` to list them.")
         return chunks
 
-    def neighbours(self, chunk_id: str, window: int = 1) -> list[Chunk]:
-        """The chunk and up to ``window`` chunks before and after it in its source, in order."""
+    def neighbours(self, chunk_id: str, window: int = 1, *, base: str | None = None) -> list[Chunk]:
+        """The chunk and up to ``window`` chunks before and after it in its source, in order.
+
+        Args:
+            base: the knowledge base the chunk is in (a hit's or citation's ``base``); this one when None.
+        """
+        if base is not None and base != self.base_name:
+            return self.base(base).neighbours(chunk_id, window)
         return self.index.catalog.neighbours(chunk_id, window)
 
     def version_history(self, limit: int = 50) -> list[VersionEntry]:
@@ -250,22 +262,30 @@ class RagService:
         filters: SearchFilters | None = None,
         rerank: bool | None = None,
         contextual: bool = False,
+        bases: Sequence[str] = (),
     ) -> list[Hit]:
         """Hybrid search (dense + BM25 fused, optional cross-encoder) with per-stage scores on each hit.
 
+        Args:
+            bases: the knowledge bases to search (this one when empty); several are searched each on its own
+                and merged (``rag.retrieval.across_bases``), every hit naming its base.
+
         The search's stage times, hit count and top score are recorded for monitoring (never the query).
         """
-        started = time.perf_counter()
-        hits = self.retriever.search(
-            query,
-            top_k=top_k,
-            semantic_weight=semantic_weight,
-            filters=filters,
-            rerank=rerank,
-            contextual=contextual,
+        options: dict[str, Any] = dict(
+            top_k=top_k, semantic_weight=semantic_weight, filters=filters, rerank=rerank, contextual=contextual
         )
+        started = time.perf_counter()
+        hits = self._search(query, bases, options)
         self._record("search", hits, self._search_stages(), started)
         return hits
+
+    def _search(self, query: str, bases: Sequence[str], options: dict[str, Any]) -> list[Hit]:
+        """``search`` without the monitoring record (an answer records its own)."""
+        if bases and list(dict.fromkeys(bases)) != [self.base_name]:
+            return self._search_bases(query, list(dict.fromkeys(bases)), options)
+        hits = self.retriever.search(query, **options)
+        return hits if self.base_name == DEFAULT_BASE else [replace(h, base=self.base_name) for h in hits]
 
     def similar(self, text: str, *, top_k: int | None = None, mode: str = "") -> list[SimilarRecord]:
         """The example-library records nearest ``text``, each once, with score and shown fields (few-shot prompts).
@@ -329,7 +349,7 @@ class RagService:
             if self._llm is None:
                 from rag.llm.selection import select_backend
 
-                self._llm = select_backend(self.settings)
+                self._llm = self._root.llm if self._root is not self else select_backend(self.settings)
             return self._llm
 
     def llm_backends(self, *, refresh: bool = False) -> BackendReport:
@@ -358,6 +378,7 @@ class RagService:
         *,
         filters: SearchFilters | None = None,
         history: Sequence[tuple[str, str]] = (),
+        bases: Sequence[str] = (),
     ) -> AnswerDraft:
         """Search for ``question`` and get its answer ready: hits, basis, passages and evidence, no LLM call yet.
 
@@ -366,6 +387,7 @@ class RagService:
             filters: metadata filters for the search.
             history: earlier ``(question, answer)`` turns of the conversation, oldest first; a follow-up that leans
                 on them ("それは何年？") is searched and answered as rewritten with the previous question.
+            bases: the knowledge bases to answer from (this one when empty); citations name their base.
 
         Returns:
             The draft: show ``draft.evidence`` at once, stream ``draft.stream()``, then ``draft.finish()``.
@@ -373,9 +395,11 @@ class RagService:
         from rag.answers.draft import AnswerDraft
         from rag.answers.followup import rewrite_followup
 
+        if len(set(bases)) == 1 and bases[0] != self.base_name:
+            return self.base(bases[0]).prepare_answer(question, filters=filters, history=history)
         started = time.perf_counter()
         query = rewrite_followup(question, history)
-        hits = self.retriever.search(query, filters=filters, contextual=True)
+        hits = self._search(query, bases, dict(filters=filters, contextual=True))
         searched = self._search_stages()
         record = lambda answer, timings: self._record("answer", hits, searched + timings, started, answer)
         return AnswerDraft(
@@ -388,10 +412,15 @@ class RagService:
         return [float(v) for v in vectors @ self.embedder.embed_queries([question])[0]]
 
     def ask(
-        self, question: str, *, filters: SearchFilters | None = None, history: Sequence[tuple[str, str]] = ()
+        self,
+        question: str,
+        *,
+        filters: SearchFilters | None = None,
+        history: Sequence[tuple[str, str]] = (),
+        bases: Sequence[str] = (),
     ) -> Answer:
         """Search, then answer from the hits with every claim checked (no LLM call when nothing is relevant)."""
-        return self.prepare_answer(question, filters=filters, history=history).finish()
+        return self.prepare_answer(question, filters=filters, history=history, bases=bases).finish()
 
     # ---- quizzes -----------------------------------------------------------------------------------------
 
@@ -419,7 +448,9 @@ class RagService:
 
     def judge_answer(self, quiz_id: str, item_id: str, answer: bool) -> Judgement:
         """Whether ``answer`` (True: the statement is true) is right for one item, with why and the citations."""
-        return self.quizzes.judge(quiz_id, item_id, answer)
+        judgement = self.quizzes.judge(quiz_id, item_id, answer)
+        cited = tuple(replace(c, base=self.base_name) for c in judgement.citations)  # the quiz's base is this one
+        return replace(judgement, citations=cited)
 
     def record_quiz_score(self, quiz_id: str, correct: int, total: int) -> ScoreRecord:
         """Add a finished attempt's score to the quiz set's history."""
@@ -461,10 +492,18 @@ class RagService:
 
     # ---- pages -------------------------------------------------------------------------------------------
 
-    def render_page(self, source: str, page: int, highlight: str = "", zoom: float = 1.5) -> bytes:
-        """PNG of a PDF source's page with ``highlight`` (a verified quote) marked."""
+    def render_page(
+        self, source: str, page: int, highlight: str = "", zoom: float = 1.5, *, base: str | None = None
+    ) -> bytes:
+        """PNG of a PDF source's page with ``highlight`` (a verified quote) marked.
+
+        Args:
+            base: the knowledge base of the source (a citation's ``base``); this one when None.
+        """
         from rag.answers.page_render import render_pdf_page
 
+        if base is not None and base != self.base_name:
+            return self.base(base).render_page(source, page, highlight, zoom)
         return render_pdf_page(self.index.manifest.path_of(source), page, highlight, zoom)
 
     # ---- monitoring and backups --------------------------------------------------------------------------
@@ -570,3 +609,86 @@ class RagService:
         if loaded is not None:  # loaded, or handed in (tests, benchmarks): the settings may not name it
             return loaded.fingerprint
         return configured_fingerprint(self.settings) or self.embedder.fingerprint
+
+    # ---- knowledge bases ---------------------------------------------------------------------------------
+
+    @cached_property
+    def _registry(self) -> BaseRegistry:
+        from rag.index.bases import BaseRegistry
+
+        return BaseRegistry(self._root.settings)
+
+    def base(self, name: str = DEFAULT_BASE) -> RagService:
+        """The service of one knowledge base (built once, on first use): everything above, on that base.
+
+        Raises:
+            BaseNotFoundError: no base by that name (the message lists them).
+        """
+        root = self._root
+        if name == DEFAULT_BASE:
+            return root
+        with root._lock:
+            name = root._registry.require(name)
+            engine = root._engines.get(name)
+            if engine is None:
+                settings = root._registry.settings_for(name)
+                shared = root._embedder if settings.embedding_model == root.settings.embedding_model else None
+                engine = RagService(settings, embedder=shared)
+                engine.base_name, engine._root = name, root
+                root._engines[name] = engine
+            return engine
+
+    def base_names(self) -> list[str]:
+        """The knowledge bases' names, ``default`` first (cheap: no manifest is opened)."""
+        return self._root._registry.names()
+
+    def knowledge_bases(self) -> list[KnowledgeBase]:
+        """Every knowledge base of the storage, ``default`` first, with what each holds and how it differs."""
+        registry = self._root._registry
+        return [registry.describe(name) for name in registry.names()]
+
+    def create_base(self, name: str, overrides: Mapping[str, Any] | None = None) -> KnowledgeBase:
+        """Create an empty knowledge base; ``overrides`` sets its own settings (``rag.index.bases.PER_BASE_SETTINGS``:
+        chunk_size, chunk_overlap, ocr_language, embedding_model as ``offline`` or ``ollama:<model>`` ...).
+
+        Raises:
+            BaseNameError: a name a base cannot have; KnowledgeBaseError: it exists, or a setting is not allowed.
+        """
+        return self._root._registry.create(name, overrides)
+
+    def rename_base(self, old: str, new: str) -> KnowledgeBase:
+        """Rename a knowledge base (not ``default``); its content stays as it is."""
+        root = self._root
+        with root._lock:
+            _close(root._engines.pop(old, None))
+            return root._registry.rename(old, new)
+
+    def delete_base(self, name: str, *, confirmed_by: str = "") -> None:
+        """Delete a knowledge base (not ``default``) and everything in it, with a line in the version history.
+
+        Args:
+            confirmed_by: how the person confirmed it (``"with --yes"``, ``"by typing its name"``).
+        """
+        root = self._root
+        with root._lock:
+            if name == DEFAULT_BASE:
+                root._registry.delete(name)  # refuses, with the reason
+            engine = root.base(name)
+            if engine.settings.chroma_server is not None:  # a server keeps the collection after the folder is gone
+                engine.index.vectors.drop()
+            _close(root._engines.pop(engine.base_name, None))
+            root._registry.delete(engine.base_name, confirmed_by=confirmed_by)
+
+    def _search_bases(self, query: str, bases: list[str], options: dict[str, Any]) -> list[Hit]:
+        from rag.retrieval.across_bases import search_bases
+
+        engines = [self.base(name) for name in bases]
+        searches = {e.base_name: partial(e._search, query, (), options) for e in engines}
+        same_model = len({e.settings.embedding_model for e in engines}) == 1
+        return search_bases(searches, options.get("top_k") or self.settings.top_k, same_embedding=same_model)
+
+
+def _close(engine: RagService | None) -> None:
+    """Let go of a base's open stores before its folder moves or goes."""
+    if engine is not None and "index" in vars(engine):
+        engine.index.close()

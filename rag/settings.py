@@ -251,6 +251,18 @@ class Settings:
         coerced = {name: _coerce(name, value, getattr(settings, name)) for name, value in values.items()}
         return replace(settings, **coerced).validated()
 
+    def with_overrides(self, overrides: Mapping[str, Any]) -> Settings:
+        """These settings with ``overrides`` (field name -> value, strings parsed as ``RAG_*`` values) applied.
+
+        Raises:
+            ConfigError: an unknown field, a value that does not parse, or a result out of range.
+        """
+        known = {f.name for f in fields(self)}
+        if unknown := set(overrides) - known:
+            raise ConfigError(f"Unknown setting(s) {sorted(unknown)}; allowed: {sorted(known)}")
+        coerced = {name: _coerce(name, value, getattr(self, name)) for name, value in overrides.items()}
+        return replace(self, **coerced).validated()
+
     def validated(self) -> Settings:
         if self.llm_backend not in LLM_BACKENDS:
             raise ConfigError(f"llm_backend={self.llm_backend!r}; allowed: {', '.join(LLM_BACKENDS)}")

@@ -11,8 +11,9 @@ against this one on 127.0.0.1 and an ephemeral port, served from a thread::
 
 Without a script it can answer through any ``LLMBackend`` (``backend=EmbeddedBackend(...)``) so the app
 runs end to end against it. Routes: ``/api/chat`` and ``/api/generate`` (NDJSON streaming or not, ``format``
-schema checked against scripted JSON replies), ``/api/tags``, ``/api/show``, ``/api/ps``, ``/api/version``,
-``/v1/models``, ``/v1/chat/completions`` (SSE streaming or not). An unknown model gets Ollama's 404
+schema checked against scripted JSON replies), ``/api/embed`` (``hashed_vector`` of each input: texts sharing words
+get similar vectors, so a knowledge base indexes and searches through it), ``/api/tags``, ``/api/show``, ``/api/ps``,
+``/api/version``, ``/v1/models``, ``/v1/chat/completions`` (SSE streaming or not). An unknown model gets Ollama's 404
 ``{"error": "model 'x' not found, try pulling it first"}``; a scripted ``Reply(status=500, error=...)`` a 500.
 
 Faults a real server shows: ``Reply(delay_s=...)`` stays silent first, ``Reply(trickle_s=...)`` sends the reply one
@@ -22,8 +23,10 @@ byte at a time, ``Reply(cut_after=n)`` drops the connection after ``n`` streamed
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
+import re
 import socket
 import threading
 import time
@@ -206,6 +209,13 @@ class _Handler(BaseHTTPRequestHandler):
             elif self.path == "/v1/models":
                 data = [{"id": m, "object": "model", "created": 0, "owned_by": "test"} for m in owner.models]
                 self._json(200, {"object": "list", "data": data})
+            elif self.path == "/api/embed":
+                if body.get("model") not in owner.models:
+                    self._json(404, {"error": f"model '{body.get('model')}' not found, try pulling it first"})
+                else:
+                    texts = body.get("input", "")
+                    texts = [texts] if isinstance(texts, str) else list(texts)
+                    self._json(200, {"model": body["model"], "embeddings": [hashed_vector(t) for t in texts]})
             elif self.path in ("/api/chat", "/api/generate", "/api/show"):
                 if body.get("model") not in owner.models:
                     self._json(404, {"error": f"model '{body.get('model')}' not found, try pulling it first"})
@@ -352,6 +362,22 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
         self.close_connection = True
         self.connection.shutdown(socket.SHUT_RDWR)
+
+
+EMBED_DIMENSION = 128
+
+
+def hashed_vector(text: str) -> list[float]:
+    """A deterministic unit vector for ``text``: its words (and CJK character pairs) hashed into buckets."""
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    cjk = re.sub(r"[^\u3040-\u30ff\u4e00-\u9fff]", "", text)
+    features = words + [cjk[i : i + 2] for i in range(len(cjk) - 1)]
+    vector = [0.0] * EMBED_DIMENSION
+    for feature in features or [text]:
+        digest = hashlib.sha256(feature.encode()).digest()
+        vector[digest[0] % EMBED_DIMENSION] += 1.0 if digest[1] % 2 else -1.0
+    norm = sum(v * v for v in vector) ** 0.5 or 1.0
+    return [v / norm for v in vector]
 
 
 def _tag(name: str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import streamlit as st
 from rag.errors import RagError
 from rag.records import BackendReport
 from rag.service import RagService
+from ui.bases import active_bases_picker
 from ui.i18n import language_switch, t
 from ui.widgets import show_error
 
@@ -22,6 +23,7 @@ def render_sidebar(svc: RagService) -> None:
     settings = svc.settings
     with st.sidebar:
         language_switch(settings.ui_language)
+        active_bases_picker(svc)
         st.subheader(t("sidebar.llm"))
         recheck = bool(st.session_state.get("sidebar_recheck"))  # the button below, clicked on the last run
         if recheck or _STATUS_KEY not in st.session_state:

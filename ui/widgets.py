@@ -82,10 +82,11 @@ def stage_table(scores: StageScores) -> dict[str, str]:
     }
 
 
-def hit_title(hit: Hit, rank: int) -> str:
+def hit_title(hit: Hit, rank: int, *, show_base: bool = False) -> str:
     page = f" · p.{hit.chunk.page}" if hit.chunk.page else ""
     section = f" · {hit.chunk.section}" if hit.chunk.section else ""
-    return f"{rank}. {hit.chunk.source}{page}{section} — {hit.score:.4f}"
+    base = f"[{hit.base}] " if show_base else ""
+    return f"{rank}. {base}{hit.chunk.source}{page}{section} — {hit.score:.4f}"
 
 
 def show_provenance(chunk: Chunk, quote: str = "") -> None:
@@ -96,9 +97,10 @@ def show_provenance(chunk: Chunk, quote: str = "") -> None:
         st.caption(escape_md(t("source.chat", who=who)))
 
 
-def show_hit(hit: Hit, rank: int, *, compact: bool = False) -> None:
-    """A hit: where it is from, its per-stage scores and its text with the matched terms in bold."""
-    st.markdown(f"**{escape_md(hit_title(hit, rank))}**")
+def show_hit(hit: Hit, rank: int, *, compact: bool = False, show_base: bool = False) -> None:
+    """A hit: where it is from (its knowledge base too, with ``show_base``), its per-stage scores and its text with
+    the matched terms in bold."""
+    st.markdown(f"**{escape_md(hit_title(hit, rank, show_base=show_base))}**")
     show_provenance(hit.chunk)
     if not compact:
         st.table([stage_table(hit.scores)])
@@ -113,8 +115,9 @@ def show_citations(
     citations: Sequence[Citation],
     *,
     key: str,
-    render_page: Callable[[str, int, str], bytes] | None = None,
+    render_page: Callable[..., bytes] | None = None,
     chunk_of: Callable[[str], Chunk | None] | None = None,
+    show_base: bool = False,
 ) -> None:
     """Each verified quote with its source and page (and, with ``chunk_of``, "OCR text" or the chat's speaker and
     time); PDF pages can be opened as an image with the quote marked."""
@@ -123,14 +126,16 @@ def show_citations(
     st.markdown(f"**{t('qa.citations')}**")
     for citation in citations:
         page = f" p.{citation.page}" if citation.page else ""
-        st.markdown(f"\\[{citation.n}\\] {escape_md(citation.source)}{page}")
+        base = f" · {escape_md(citation.base)}" if show_base else ""
+        st.markdown(f"\\[{citation.n}\\] {escape_md(citation.source)}{page}{base}")
         if chunk_of is not None and (chunk := chunk_of(citation.chunk_id)) is not None:
             show_provenance(chunk, citation.quote)
         st.text(citation.quote)
         is_pdf = citation.source.lower().endswith(".pdf") and citation.page
         if render_page and is_pdf and st.toggle(t("qa.show_page"), key=f"{key}_page_{citation.n}"):
             try:
-                st.image(render_page(citation.source, int(citation.page or 1), citation.quote), width=640)
+                page_png = render_page(citation.source, int(citation.page or 1), citation.quote, base=citation.base)
+                st.image(page_png, width=640)
             except (RagError, ValueError) as err:
                 show_error(err)
 
@@ -139,11 +144,17 @@ EVIDENCE_CONTEXT_CHARS = 300
 """Characters of a passage shown before and after its best sentence."""
 
 
-def show_evidence(evidence: Sequence[Evidence], *, chunk_of: Callable[[str], Chunk | None] | None = None) -> None:
+def show_evidence(
+    evidence: Sequence[Evidence],
+    *,
+    chunk_of: Callable[[str], Chunk | None] | None = None,
+    show_base: bool = False,
+) -> None:
     """Each passage the answer is written from, its sentence that best answers the question in bold."""
     for item in evidence:
         page = f" p.{item.page}" if item.page else ""
-        st.markdown(f"\\[{item.n}\\] {escape_md(item.source)}{page}")
+        base = f" · {escape_md(item.base)}" if show_base else ""
+        st.markdown(f"\\[{item.n}\\] {escape_md(item.source)}{page}{base}")
         if chunk_of is not None and (chunk := chunk_of(item.chunk_id)) is not None:
             show_provenance(chunk, item.sentence)
         at = item.text.find(item.sentence) if item.sentence else -1
@@ -256,7 +267,7 @@ def quiz_set_label(summary: QuizSummary) -> str:
 
 
 def show_judgement(
-    judgement: Judgement, truth: bool, *, key: str, render_page: Callable[[str, int, str], bytes] | None = None
+    judgement: Judgement, truth: bool, *, key: str, render_page: Callable[..., bytes] | None = None
 ) -> None:
     """Right or wrong, the right answer, the explanation and the citations that show why."""
     if judgement.correct:

@@ -30,7 +30,7 @@ from rag.answers.prompts import (
 from rag.answers.verification import check_answer
 from rag.errors import LLMError
 from rag.llm.base import LLMBackend, Message
-from rag.records import Answer, ClaimVerdict, Evidence, Hit, LatencyStage
+from rag.records import Answer, Citation, ClaimVerdict, Evidence, Hit, LatencyStage
 from rag.settings import Settings
 
 __all__ = [
@@ -295,7 +295,11 @@ class AnswerDraft:
             # is ready before the model is
             rate = reading_rate(backend) if settings.sizes_context_by_reading_rate(backend.name) else None
             self.passages = tuple(build_context(self.query, self.hits, settings, backend.name, rate))
-        self.evidence: tuple[Evidence, ...] = gather_evidence(self.query, self.passages, relevance)
+        self._bases = {h.chunk.chunk_id: h.base for h in self.hits}
+        self.evidence: tuple[Evidence, ...] = tuple(
+            replace(e, base=self._bases.get(e.chunk_id, e.base))
+            for e in gather_evidence(self.query, self.passages, relevance)
+        )
         self._stream: AnswerStream | None = None
         self._on_finish = on_finish
         self._timings: dict[LatencyStage, float] = {"context": (time.perf_counter() - started) * 1e3}
@@ -411,6 +415,8 @@ class AnswerDraft:
         )
 
     def _answer(self, text: str, **fields: object) -> Answer:
+        cited: tuple[Citation, ...] = fields.pop("citations", ())  # type: ignore[assignment]
+        fields["citations"] = tuple(replace(c, base=self._bases.get(c.chunk_id, c.base)) for c in cited)
         return Answer(
             answer=text,
             backend=self.backend_name,

@@ -155,6 +155,14 @@ class Manifest:
         )
         return version
 
+    def record_event(self, action: str, detail: str) -> None:
+        """A line in the version history that changes no index content (so the version stays as it is)."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO versions(index_version, at, action, detail) VALUES (?, ?, ?, ?)",
+                (self.index_version, _now(), action, detail),
+            )
+
     def history(self, limit: int = 50) -> list[VersionEntry]:
         rows = self._db().execute(
             "SELECT index_version, at, action, detail FROM versions ORDER BY seq DESC LIMIT ?", (limit,)

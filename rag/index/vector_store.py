@@ -177,3 +177,14 @@ class ChromaStore:
     def count(self) -> int:
         with reaching(self._server):
             return self._collection.count()
+
+    def drop(self) -> None:
+        """Delete the whole collection (a deleted knowledge base's, on a ``chroma run`` server)."""
+        with reaching(self._server):
+            self._client.delete_collection(self._settings.collection)
+
+    def close(self) -> None:
+        """Let go of the embedded store's files (before its folder is moved or deleted; Chroma caches it per path)."""
+        close = getattr(self._client, "close", None)  # chromadb >= 1.1; its ClientAPI type does not list it
+        if close is not None:
+            close()

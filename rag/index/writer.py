@@ -96,6 +96,12 @@ class Index:
     def embedder(self) -> Embedder:
         return self._embedder_factory()
 
+    def close(self) -> None:
+        """Close the vector store if it was opened (before the storage folder is moved or deleted)."""
+        if "vectors" in vars(self):
+            self.vectors.close()
+            del self.vectors
+
     # ---- the writer --------------------------------------------------------------------------------------
 
     @contextmanager

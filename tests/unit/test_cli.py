@@ -25,7 +25,9 @@ def _subcommands() -> dict[str, argparse.ArgumentParser]:
 
 def test_every_command_argument_and_flag_has_help_and_the_command_has_examples() -> None:
     commands = _subcommands()
-    assert set(commands) == set("index stats check remove search ask quiz evaluate export import sync similar".split())
+    assert set(commands) == set(
+        "index stats check remove search ask quiz evaluate export import sync similar collections".split()
+    )
     for name, command in commands.items():
         assert f"python -m rag {name}" in (command.epilog or ""), f"{name} has no examples"
         for action in command._actions:
