@@ -57,6 +57,10 @@ from rag.index.manifest import chunk_from_row
 from rag.index.writer import Index
 from rag.records import BackupReport
 
+# Meta keys of the machine, not of the content: the dirty flag, and the index's id (which Chroma collection is its
+# own, rag.index.vector_store): an imported index keeps the importing storage's id.
+_LOCAL_META = frozenset({"dirty", "index_id"})
+
 
 def export_base(index: Index, quiz_dir: Path, target: Path) -> BackupReport:
     """Write the index of ``index``'s storage and the quiz sets in ``quiz_dir`` to the archive ``target``.
@@ -85,7 +89,7 @@ def _write_contents(index: Index, quiz_dir: Path, archive: zipfile.ZipFile) -> d
         db.execute("BEGIN")  # one read transaction: every row below is of one committed state
         counts = {table: _write_rows(db, archive, table) for table in ("sources", "versions")}
         chunk_ids = _write_chunks(db, archive)
-        meta = {k: v for k, v in db.execute("SELECT key, value FROM meta") if k != "dirty"}
+        meta = {k: v for k, v in db.execute("SELECT key, value FROM meta") if k not in _LOCAL_META}
         db.execute("COMMIT")
     finally:
         db.close()
@@ -270,12 +274,12 @@ def _restore(index: Index, archive: zipfile.ZipFile, header: dict[str, Any], nam
     manifest = index.manifest
     with manifest.transaction() as db:
         db.execute("DELETE FROM versions")  # an emptied storage's history gives way to the archive's
-        db.execute("DELETE FROM meta WHERE key != 'dirty'")
+        db.execute("DELETE FROM meta WHERE key NOT IN ('dirty', 'index_id')")
         _insert_rows(db, "sources", _lines(archive, "sources"))
         _insert_rows(db, "versions", _lines(archive, "versions"))
         meta = json.loads(archive.read(MEMBERS["meta"]))
         db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-                       [(k, str(v)) for k, v in meta.items() if k != "dirty"])  # fmt: skip
+                       [(k, str(v)) for k, v in meta.items() if k not in _LOCAL_META])  # fmt: skip
         with archive.open(MEMBERS["vectors"]) as stream:
             vectors = read_vectors(stream, header["dimension"], batch=BATCH)
             rows = _lines(archive, "chunks")

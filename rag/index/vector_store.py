@@ -12,6 +12,7 @@ nothing is lost and the next run completes.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
@@ -24,6 +25,7 @@ from rag.settings import Settings
 
 log = logging.getLogger(__name__)
 
+_QUERY_TRIES = 3
 _WRITE_BATCH = 2000  # below Chroma's max batch size, large enough to amortize the call
 OWNER_KEY = "rag_index_id"  # collection metadata: the id of the index (manifest meta ``index_id``) that owns it
 
@@ -120,16 +122,30 @@ class ChromaStore:
                 self._collection.delete(ids=id_list[start : start + _WRITE_BATCH])
 
     def query(self, embedding: np.ndarray, k: int, where: dict[str, Any] | None = None) -> list[tuple[str, float]]:
-        """Nearest chunks as (chunk_id, cosine similarity), best first."""
+        """Nearest chunks as (chunk_id, cosine similarity), best first.
+
+        Raises:
+            IndexError_: a filtered query kept meeting ids another process was writing ("Error finding id", as in
+                ``embeddings_of``) after ``_QUERY_TRIES`` tries.
+        """
+        from chromadb.errors import InternalError
+
         if k <= 0:
             return []
-        with reaching(self._server):
-            result = self._collection.query(
-                query_embeddings=[np.asarray(embedding, dtype=np.float32).tolist()],
-                n_results=k,
-                where=where or None,
-                include=["distances"],
-            )
+        for attempt in range(_QUERY_TRIES):
+            try:
+                with reaching(self._server):
+                    result = self._collection.query(
+                        query_embeddings=[np.asarray(embedding, dtype=np.float32).tolist()],
+                        n_results=k,
+                        where=where or None,
+                        include=["distances"],
+                    )
+                break
+            except InternalError as err:  # a writer in another process is between its upsert and delete
+                if attempt == _QUERY_TRIES - 1:
+                    raise IndexError_(f"The vector store is busy with a write ({err}); search again.") from err
+                time.sleep(0.05 * (attempt + 1))
         ids = result["ids"][0]
         distances = result["distances"][0] if result["distances"] else [1.0] * len(ids)
         return [(cid, 1.0 - float(d)) for cid, d in zip(ids, distances)]

@@ -5,6 +5,7 @@ Every stage's rank and score travels on the Hit so the search page can show why 
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 import threading
@@ -14,7 +15,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from rag.errors import EmptyIndexError
+from rag.errors import EmptyIndexError, IndexError_
 from rag.index.keyword_index import KeywordIndex, KeywordScores
 from rag.index.writer import Index
 from rag.ingest.metadata import detect_language
@@ -27,6 +28,8 @@ from rag.settings import Settings
 
 # Boosts in units of the best fused score, whatever the fusion: a chunk listing the named entity gains one unit,
 # so it outranks every chunk that does not; one that defines it (heading or line start) gains half a unit more.
+log = logging.getLogger(__name__)
+
 ENTITY_BOOST = 1.0
 DEFINITION_BOOST = 0.5
 # A filtered dense search over-fetches unfiltered neighbours (this many times the expected number needed) and
@@ -180,7 +183,12 @@ class HybridRetriever:
         """``dense_hits`` with the nearest chunks inside each source the question names (a few each), best first."""
         found = dict(dense_hits)
         for source in sorted(named, key=lambda src: -named[src])[:NAMED_SOURCES_SEARCHED]:
-            for cid, score in self._index.vectors.query(vector, NAMED_SOURCE_K, where={"source": source}):
+            try:
+                inside = self._index.vectors.query(vector, NAMED_SOURCE_K, where={"source": source})
+            except IndexError_ as err:  # a busy store: the named source's passages are lifted if found anyway
+                log.warning("Searching inside %s skipped: %s", source, err)
+                continue
+            for cid, score in inside:
                 found.setdefault(cid, score)
         return sorted(found.items(), key=lambda item: -item[1])
 

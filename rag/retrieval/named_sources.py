@@ -28,7 +28,7 @@ nDCG@10 / MRR@10 through ``python -m rag evaluate golden/realdocs_qa.jsonl``): w
 not name."""
 
 _CUT = re.compile(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])")
-_SHORT_LATIN = re.compile(r"[A-Za-z]{1,2}")
+_TOO_SHORT = re.compile(r"[A-Za-z]{1,2}|\d{1,2}")  # "v2", "report_3": words a question uses for other reasons
 
 
 class SourceNames:
@@ -78,5 +78,5 @@ class SourceNames:
 
     def _name_words(self, source: str) -> list[str]:
         stem = PurePosixPath(source).stem
-        pieces = [p for p in _CUT.split(stem) if p and not _SHORT_LATIN.fullmatch(p)]
+        pieces = [p for p in _CUT.split(stem) if p and not _TOO_SHORT.fullmatch(p)]
         return self._tokenize(" ".join(pieces)) if pieces else []
