@@ -299,20 +299,20 @@ class PdfStream:
     ``finished`` once the blocks have all been taken.
     """
 
-    def __init__(self, path: Path, date: str, settings: Settings) -> None:
+    def __init__(self, path: Path, doc: pymupdf.Document, date: str, settings: Settings) -> None:
+        """Read the first window of ``doc`` (``path`` opened; the blocks after it are read from ``path`` again)."""
         self.path = path
         self._settings = settings
         self._reading = _Reading()
-        with _open(path) as doc:
-            self.total = doc.page_count
-            self._windows = _windows(self.total)
-            pages = _read_pages(doc, self._windows[0], self._reading, settings)
-            if not any(p.lines or p.tables for p in pages):
-                raise _no_text_error(path, self._reading, settings)
-            strip_margins(pages)
-            self._body_font_size = body_font_size(pages)
-            self._first, self._section = blocks_of(pages, self._body_font_size, "")
-            self.doc = _document(path, doc, self._first, date)
+        self.total = doc.page_count
+        self._windows = _windows(self.total)
+        pages = _read_pages(doc, self._windows[0], self._reading, settings)
+        if not any(p.lines or p.tables for p in pages):
+            raise _no_text_error(path, self._reading, settings)
+        strip_margins(pages)
+        self._body_font_size = body_font_size(pages)
+        self._first, self._section = blocks_of(pages, self._body_font_size, "")
+        self.doc = _document(path, doc, self._first, date)
         self._pages_read = len(self._windows[0])
 
     def fraction_read(self) -> float:
@@ -351,6 +351,4 @@ def open_pdf_stream(path: Path, date: str, settings: Settings) -> PdfStream | No
         DocumentReadError: as ``parse_pdf`` (for a long PDF, judged on its first window of pages).
     """
     with _open(path) as doc:
-        if doc.page_count <= STREAM_PAGES:
-            return None
-    return PdfStream(path, date, settings)
+        return PdfStream(path, doc, date, settings) if doc.page_count > STREAM_PAGES else None
