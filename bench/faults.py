@@ -1,7 +1,8 @@
 """The fault suite in one line: bad inputs, SIGKILLed index runs, concurrent writers and readers, LLM faults.
 
 Run: .venv/bin/python bench/faults.py [--kills 20] [--seconds 20] [--llm-timeout 2] [--models DIR]
-Prints one summary line (and the details above it on stderr): inputs tried and how many got a clear message,
+Prints one summary line (and the details above it on stderr): bad inputs tried (``bench/fault_inputs.py``: through
+the upload path and a folder scan) and how many got the outcome and message a user should see,
 crash points, concurrent operations, lost and orphaned chunks (both must be 0), and each LLM fault with the time
 until its message. Uses the small MiniLM model; the index runs are ``rag.cli.main`` in forked processes.
 """
@@ -15,14 +16,15 @@ import sys
 import tempfile
 import threading
 import time
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rag.errors import LLMError  # noqa: E402
+from bench.fault_inputs import folder_inputs, meets, uploads  # noqa: E402
+from rag.errors import LLMError, UploadNameError  # noqa: E402
+from rag.ingest.uploads import safe_upload_name  # noqa: E402
 from rag.llm.base import Message  # noqa: E402
 from rag.llm.ollama_backend import OllamaBackend  # noqa: E402
 from rag.models.embedding import MINILM_OFFLINE  # noqa: E402
@@ -38,34 +40,36 @@ def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def bad_inputs(folder: Path) -> list[Path]:
-    """Files a user might drop in: each must end as a failed outcome with a message, never a crash."""
-    folder.mkdir()
-    files = {
-        "deep.json": b"[" * 5000 + b"]" * 5000,
-        "empty.txt": b"",
-        "garbage.pdf": b"%PDF-1.7\n" + os.urandom(4000),
-        "truncated.pdf": b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n",
-        "not_a_docx.docx": b"this was renamed from .txt",
-        "random.xlsx": os.urandom(3000),
-        "binary.txt": os.urandom(3000),
-        "no_extension": b"plain words with no file extension",
-        "image.png.pdf": b"\x89PNG\r\n\x1a\n" + os.urandom(500),
-    }
-    for name, data in files.items():
-        (folder / name).write_bytes(data)
-    with zipfile.ZipFile(folder / "zip_without_word_parts.docx", "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("word/document.xml", "<w:document>" + "a" * 1_000_000 + "</w:document>")
-    return sorted(folder.iterdir())
+def clear_messages(work: Path, models: Path) -> tuple[int, int, list[str]]:
+    """Send every bad input through the upload path, then the folder-only ones through a folder scan.
+
+    Returns:
+        Inputs tried, how many got the outcome a user should see (with its message), and the kinds that did not.
+    """
+    settings = Settings(storage_dir=work / "store", model_dir=models, embedding_model=MINILM_OFFLINE, max_file_mb=5)
+    service = RagService(settings)
+    sent = uploads(work / "made", settings.max_file_mb)
+    report = service.index_uploads([(i.name, i.data) for i in sent])
+    by_name = {o.source: o for o in report.files}
+    stored = {i.kind: _stored_name(i.name) for i in sent}
+    checks = [(i.kind, by_name.get(stored[i.kind]), i.expect) for i in sent]
+    in_folder = folder_inputs(work / "folder")
+    folder_report = {o.source: o for o in service.index_paths([work / "folder"]).files}
+    checks += [(kind, folder_report.get(source), expect) for kind, source, expect in in_folder]
+    missed = []
+    for kind, outcome, expect in checks:
+        ok = meets(outcome, expect)
+        missed += [] if ok else [kind]
+        shown = f"{outcome.status}: {(outcome.error or '; '.join(outcome.warnings))[:110]}" if outcome else "NO OUTCOME"
+        say(f"  {'ok  ' if ok else 'MISS'} {kind} (expected {expect}) -> {shown}")
+    return len(checks), len(checks) - len(missed), missed
 
 
-def clear_messages(settings: Settings, files: list[Path]) -> tuple[int, int, int]:
-    """Index the bad inputs; (files tried, failed with a message, read as something usable)."""
-    report = RagService(settings).index_paths([files[0].parent])
-    for outcome in report.files:
-        say(f"  input {outcome.source}: {outcome.status} {outcome.error[:100]}")
-    clear = sum(f.status == "failed" and bool(f.error) and "Traceback" not in f.error for f in report.files)
-    return len(files), clear, sum(f.status == "indexed" for f in report.files)
+def _stored_name(name: str) -> str:
+    try:
+        return safe_upload_name(name)
+    except UploadNameError:
+        return "".join(c for c in name if c.isprintable())[:120] or "(unnamed upload)"
 
 
 def crash_points(runner: IndexRunner, work: Path, models: Path, kills: int) -> tuple[int, int, int]:
@@ -181,8 +185,7 @@ def main() -> None:
     models = args.models.resolve()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        settings = Settings(storage_dir=work / "inputs_store", model_dir=models, embedding_model=MINILM_OFFLINE)
-        tried, clear, usable = clear_messages(settings, bad_inputs(work / "inputs"))
+        tried, clear, missed = clear_messages(work / "inputs", models)
         runner = IndexRunner()
         points, lost, orphaned = crash_points(runner, work / "crash", models, args.kills)
         searches, writes, errors = concurrency(runner, work / "concurrency", models, args.seconds)
@@ -191,8 +194,8 @@ def main() -> None:
         say(f"  LLM {name}: {seconds:.2f} s: {message[:140]}")
     llm = ", ".join(f"{name} {seconds:.2f} s" for name, seconds, _ in faults)
     print(
-        f"faults: {tried} bad inputs tried, {clear} clear messages, {usable} read as usable text, "
-        f"{tried - clear - usable} without an outcome; {points} crash points "
+        f"faults: {tried} bad inputs tried, {clear} with the outcome and message a user should see"
+        f"{' (missed: ' + ', '.join(missed) + ')' if missed else ''}; {points} crash points "
         f"({args.kills} random + 2 inside the Chroma write / manifest transaction); {searches} searches and {writes} "
         f"index runs concurrently (2 writer processes, 8 reader threads, {args.seconds:g} s), {errors} errors; "
         f"lost chunks {lost}, orphaned chunks {orphaned}; LLM faults (timeout {args.llm_timeout:g} s): {llm}"

@@ -187,6 +187,13 @@ class Manifest:
         )
         return {r[0]: FileStamp(r[1], r[2], r[3], r[4], r[5]) for r in rows}
 
+    def sources_with_content(self, digest: str) -> list[str]:
+        """The indexed sources whose file has this content hash (one document under several names)."""
+        rows = self._db().execute(
+            "SELECT source FROM sources WHERE hash = ? AND status IN ('indexed', 'partial') ORDER BY source", (digest,)
+        )
+        return [r[0] for r in rows]
+
     def path_of(self, source: str) -> Path:
         from rag.errors import SourceNotFoundError
 

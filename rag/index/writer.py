@@ -46,6 +46,7 @@ from rag.index.catalog import ChunkCatalog
 from rag.index.keyword_index import KeywordIndex
 from rag.index.manifest import ChunkRow, Manifest, SourceRow, partial_key
 from rag.index.near_duplicates import drop_near_duplicates
+from rag.index.same_content import note_same_content
 from rag.index.vector_store import ChromaStore
 from rag.ingest.discovery import Discovery, SourceFile, discover, nfc
 from rag.ingest.prepare import PreparedFile, prepare_file, tokens_of
@@ -224,7 +225,8 @@ class Index:
                 run.report("finishing", "")
                 self._rebuild_keyword()
                 self._mark_dirty(False)
-        return IndexReport(tuple(run.outcomes), run.embedded, self.manifest.index_version, tuple(run.removed))
+        outcomes = note_same_content(run.outcomes, self.manifest)
+        return IndexReport(outcomes, run.embedded, self.manifest.index_version, tuple(run.removed))
 
     def reindex(
         self, sources: Sequence[str] | None = None, *, progress: Callable[[IndexProgress], None] | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -63,6 +63,12 @@ class PreparedFile:
         return self.more is not None or self.resume_at > 0
 
 
+CHANGED_WHILE_READ = (
+    "the file changed while it was being read: what is indexed may mix old and new content. Index it again once "
+    "it is no longer being written (the next run reads it again by itself)"
+)
+
+
 def file_digest(path: Path) -> str:
     sha = hashlib.sha256()
     with path.open("rb") as handle:
@@ -99,7 +105,7 @@ def prepare_file(
     try:
         stat = file.path.stat()
     except OSError as err:
-        return FileOutcome(file.source, "failed", error=f"Cannot read {file.path}: {err.strerror or err}")
+        return _unreadable(file, err)
     if not file.explicit:
         try:
             file_kind(file.path)  # 8 KB: a stray video in a folder is skipped before it is hashed
@@ -114,7 +120,7 @@ def prepare_file(
     try:
         digest = file_digest(file.path)
     except OSError as err:
-        return FileOutcome(file.source, "failed", error=f"Cannot read {file.path}: {err.strerror or err}")
+        return _unreadable(file, err)
     if indexed and indexed.hash == digest:
         return FileOutcome(file.source, "unchanged", chunks=indexed.chunks)
     resume_at = committed_chunks if previous and previous.status == "partial" and previous.hash == digest else 0
@@ -144,9 +150,26 @@ def prepare_file(
         )
     if more is None:  # everything was read
         doc = opened.finished()
+        if _stamp(file.path) != (stat.st_size, stat.st_mtime):  # written to while it was read: the old stamp
+            doc = replace(doc, warnings=(*doc.warnings, CHANGED_WHILE_READ))  # stays, so the next run reads it again
     return PreparedFile(file, stat.st_size, stat.st_mtime, digest, doc, doc_type, tuple(first),
                         tokens_of(first, tokenizer), previous, more, resume_at, opened.fraction_read,
                         opened.finished)  # fmt: skip
+
+
+def _unreadable(file: SourceFile, err: OSError) -> FileOutcome:
+    what = "no longer exists" if isinstance(err, FileNotFoundError) else f"cannot be read ({err.strerror or err})"
+    return FileOutcome(
+        file.source, "failed", error=f"{file.rel_path} {what}. Check the file and its permissions, then index again."
+    )
+
+
+def _stamp(path: Path) -> tuple[int, float] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime
 
 
 def tokens_of(chunks: Sequence[Chunk], tokenizer: Tokenizer) -> tuple[tuple[str, ...], ...]:

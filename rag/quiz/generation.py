@@ -4,11 +4,13 @@ Levels differ in what the items ask: beginner a definition or a single fact, int
 condition, advanced an exception, a limit or the relation of two sentences (cited both). Code picks the focus
 sentences a level asks about (``focus``); the LLM writes the TRUE statements the quiz needs, in its own words at
 intermediate and advanced (``restatement``), each checked with the claim check answers use. Rounds run until the
-count is met (the pool is re-sampled at most twice). At least 40 % of the items are FALSE, made by changing one
-fact of a supported statement (``perturbation``) and kept only when the cited sentence contradicts them in exactly
-that fact; beyond beginner, statements that copy their sentence (``validation.is_verbatim``) are the first to be
-made FALSE, so the TRUE items are restatements wherever the model wrote them. With the ``extractive`` backend
-true statements are the focus sentences themselves; with an LLM, so are those it fell short of.
+count is met (the pool is re-sampled at most twice). Between 40 and 60 % of the items are FALSE (how many is
+drawn, so counting gives nothing away; a quiz of one or three items draws either neighbour of the range), made by
+changing one fact of a supported statement (``perturbation``) and kept only when the cited sentence contradicts
+them in exactly that fact; beyond beginner, statements that copy their sentence (``validation.is_verbatim``) are the
+first to be made FALSE, so the TRUE items are restatements wherever the model wrote them. With the ``extractive``
+backend true statements are the focus sentences themselves (at advanced, a rule and the exception that continues it,
+citing both); with an LLM, so are those it fell short of.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from datetime import UTC, datetime
 from rag.answers.prompts import Language, detect_language
 from rag.errors import LLMUnavailableError, QuizError
 from rag.llm.base import LLMBackend
-from rag.quiz.focus import focus_sentences, usable_statement
+from rag.quiz.focus import RELATION_OPENERS, focus_sentences, usable_statement
 from rag.quiz.models import CitationRef, Quiz, QuizItem
 from rag.quiz.perturbation import KIND_LABELS, perturb
 from rag.quiz.pool import ChunkCatalog, ChunkPool
@@ -102,7 +104,7 @@ def generate_quiz(
         seed: makes sampling, perturbation and item order repeatable.
 
     Returns:
-        The quiz (not yet saved), with at least 40 % FALSE items.
+        The quiz (not yet saved); ``false_count_range(count)`` bounds how many items are FALSE.
 
     Raises:
         ValueError: ``count`` or ``level`` is out of range.
@@ -120,8 +122,8 @@ def generate_quiz(
     document_texts = [c.text for c in document]
     language = detect_language(" ".join(c.text for c in document[:5]))
     rng = random.Random(seed)
-    n_false = max(math.ceil(count * FALSE_SHARE), count // 2)
-    max_false = max(n_false, math.floor(count * MAX_FALSE_SHARE))
+    min_false, max_false = false_count_range(count)
+    n_false = rng.randint(min_false, max_false)  # the draw the rounds aim for
     reasons: Counter[str] = Counter()
     dedup = Deduplicator()
     trues: list[Candidate] = []
@@ -161,13 +163,17 @@ def generate_quiz(
         _balance(trues, falses, n_false, max_false, level, document_texts, rng, reasons)
         notify(f"Round {round_no}/{ROUNDS}: {len(trues)} true and {len(falses)} false statements ready")
 
-    # the copies a level cannot keep as TRUE items take FALSE places, within the largest FALSE share
+    # the copies a level cannot keep as TRUE items take FALSE places, within the largest FALSE share; a draw the
+    # document could not meet falls back to the smallest share allowed
     kept = sum(_keeps(c, level) for c in trues)
-    split = _split(count, max(n_false, min(count - kept, max_false, len(falses))), max_false, len(trues), len(falses))
+    for aim in dict.fromkeys((n_false, min_false)):
+        split = _split(count, max(aim, min(count - kept, max_false, len(falses))), max_false, len(trues), len(falses))
+        if split is not None:
+            break
     if split is None:
         made = min(count, len(trues) + len(falses))
         raise QuizShortfallError(
-            f"Only {made} of {count} quiz items ({len(falses)} false of the {n_false} needed) could be made from "
+            f"Only {made} of {count} quiz items ({len(falses)} false of the {min_false} needed) could be made from "
             f"{source!r} at level {level}. Rejected candidates: {rejection_summary(reasons)}. "
             + (f"The LLM failed twice: {llm_failure} " if llm_failure else "")
             + "Try a smaller count, another level, or a source with more text.",
@@ -189,6 +195,12 @@ def generate_quiz(
         backend=backend.name,
         items=items,
     )
+
+
+def false_count_range(count: int) -> tuple[int, int]:
+    """The fewest and most FALSE items a quiz of ``count`` may have: 40 to 60 %, or the two counts either side of it."""
+    fewest, most = math.ceil(count * FALSE_SHARE - 1e-9), math.floor(count * MAX_FALSE_SHARE + 1e-9)
+    return (most, fewest) if fewest > most else (fewest, most)
 
 
 def _split(count: int, n_false: int, max_false: int, n_true_have: int, n_false_have: int) -> tuple[int, int] | None:
@@ -266,14 +278,19 @@ def _top_up(
 
 
 def _extract(focuses: Sequence[Focus], limit: int, language: Language, reasons: Counter[str]) -> list[Candidate]:
-    """TRUE candidates that are the focus sentences themselves, cleaned (the first sentence of a pair)."""
+    """TRUE candidates that are the focus sentences themselves, cleaned; a pair (advanced: a rule and the exception
+    or limit that continues it) stays one statement citing both, so the item asks about their relation."""
     candidates: list[Candidate] = []
     for focus in focuses:
-        statement = usable_statement(focus.sentences[0], language, focus.chunk.text) if focus.sentences else ""
-        if not statement:
+        parts = [usable_statement(s, language, focus.chunk.text) for s in focus.sentences[:2]]
+        if not parts or not parts[0]:
             reasons["no_usable_sentence"] += 1
             continue
-        candidates.append(Candidate(statement, True, "", focus.chunk, focus.sentences[0]))
+        if len(focus.sentences) == 2 and parts[1] and RELATION_OPENERS.match(parts[1]):
+            pair = "".join(parts) if language == "ja" else " ".join(parts)
+            candidates.append(Candidate(pair, True, "", focus.chunk, focus.sentences[0], focus.sentences[1]))
+        else:
+            candidates.append(Candidate(parts[0], True, "", focus.chunk, focus.sentences[0]))
         if len(candidates) >= limit:
             break
     return candidates

@@ -41,7 +41,10 @@ _SENTENCE_ENDS = (".", "。", "．", "!", "！", "?", "？")
 
 # a sentence cut where its chunk begins: lower-case English, or Japanese opening on a particle or punctuation
 # (not も, と, で: もし, ところが, では open sentences), or on a verb ending (…し\nて, …さ\nれる)
-_FRAGMENT_START = re.compile(r"[a-z,;:)\]、。，）」』をにがはのってれるらりんずゃゅょぁぃぅぇぉー]")
+# or on the last kana of a cut word and a comma ("め、" of ため、): no sentence opens with one kana and a comma
+_FRAGMENT_START = re.compile(
+    r"[a-z,;:)\]、。，）」』をにがはのってれるらりんずゃゅょぁぃぅぇぉー]|[\u3040-\u309f][、，]"
+)
 _QUESTION_END = re.compile(r"(\?|？|か。?|ですか|ますか|でしょうか)\s*$")
 _CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶー]")
 _TOKEN = re.compile("[a-z0-9]+(?:[.'_:][a-z0-9]+)*|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶー]")

@@ -90,13 +90,9 @@ def test_quiz_page_shows_hostile_statements_literally(app: AppTest) -> None:
     app.switch_page("app_pages/quiz.py").run()
     app.selectbox(key="quiz_source").set_value(NAME)
     app.number_input(key="quiz_count").set_value(1)
-    for _ in range(4):  # a one-item quiz must be FALSE, and a random draw may find no contradicted change (3 in 20)
-        app.button(key="quiz_submit").click()
-        app.run()
-        assert_inert(app)  # the shortfall message too
-        if any(b.key == "quiz_true_0" for b in app.button):
-            break
-    ok(app)
+    app.button(key="quiz_submit").click()
+    ok(app.run())
+    assert_inert(app)
     app.button(key="quiz_true_0").click()
     ok(app.run())
 

@@ -157,3 +157,77 @@ def test_a_big_file_reports_progress_while_it_is_embedded(settings, minilm_embed
     assert embedding[0].current == "big.md (8 chunks committed, 24% read)" and embedding[0].embedded == 8
     assert embedding[-1].current.endswith(", 100% read)")
     assert [e.embedded for e in embedding] == sorted(e.embedded for e in embedding)
+
+
+def test_one_content_under_two_names_is_indexed_twice_and_each_says_so(settings, minilm_embedder, tmp_path) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "manual.md").write_text(MANUAL, encoding="utf-8")
+    (folder / "manual (copy).md").write_text(MANUAL, encoding="utf-8")
+    (folder / "other.md").write_text("# Other\nNothing in common with the manual at all.\n", encoding="utf-8")
+
+    outcomes = {f.source: f for f in RagService(settings, embedder=minilm_embedder).index_paths([folder]).files}
+
+    assert outcomes["notes/manual (copy).md"].status == "indexed"
+    assert any("the same content as 'notes/manual.md'" in w for w in outcomes["notes/manual (copy).md"].warnings)
+    assert any("'notes/manual (copy).md'" in w for w in outcomes["notes/manual.md"].warnings)
+    assert outcomes["notes/other.md"].warnings == ()
+
+
+def test_a_folder_with_a_symlink_loop_is_indexed_once(settings, minilm_embedder, tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    (folder / "team").mkdir(parents=True)
+    (folder / "team" / "manual.md").write_text(MANUAL, encoding="utf-8")
+    (folder / "team" / "back").symlink_to(folder, target_is_directory=True)
+
+    report = RagService(settings, embedder=minilm_embedder).index_paths([folder])
+
+    assert [(f.source, f.status) for f in report.files] == [("shared/team/manual.md", "indexed")]
+
+
+def test_a_file_that_vanishes_before_it_is_read_fails_alone_with_what_to_do(
+    settings, minilm_embedder, tmp_path: Path
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text(MANUAL, encoding="utf-8")
+    (folder / "b.md").write_text("# B\nA note that is deleted while the folder is indexed.\n", encoding="utf-8")
+
+    def delete_b(progress: IndexProgress) -> None:
+        if progress.stage == "parsing" and progress.current == "docs/a.md":
+            (folder / "b.md").unlink(missing_ok=True)
+
+    report = RagService(settings, embedder=minilm_embedder).index_paths([folder], progress=delete_b)
+
+    outcomes = {f.source: f for f in report.files}
+    assert outcomes["docs/a.md"].status == "indexed"
+    assert outcomes["docs/b.md"].status == "failed"
+    expected = "docs/b.md no longer exists. Check the file and its permissions, then index again."
+    assert outcomes["docs/b.md"].error == expected
+
+
+def test_a_file_written_to_while_it_is_read_is_flagged_and_read_again_next_run(
+    settings, minilm_embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "live.md"
+    path.write_text(MANUAL, encoding="utf-8")
+    real = rag.ingest.parsing.open_document
+    appended = []
+
+    def read_while_a_writer_appends(file: Path, settings):  # type: ignore[no-untyped-def]
+        opened = real(file, settings)
+        if not appended:  # another program appends while the reader is busy (timing a test cannot otherwise catch)
+            with file.open("a", encoding="utf-8") as handle:
+                handle.write("\nTEEC_CloseSession closes the session again.\n")
+            appended.append(file)
+        return opened
+
+    monkeypatch.setattr(rag.ingest.parsing, "open_document", read_while_a_writer_appends)
+    service = RagService(settings, embedder=minilm_embedder)
+
+    first = service.index_paths([path]).files[0]
+    second = service.index_paths([path]).files[0]
+
+    assert first.status == "indexed" and any("changed while it was being read" in w for w in first.warnings)
+    assert second.status == "updated" and not second.warnings
+    assert "TEEC_CloseSession" in service.search("TEEC_CloseSession closes the session")[0].chunk.text

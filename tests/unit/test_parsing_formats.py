@@ -102,6 +102,15 @@ def test_csv_shift_jis_semicolons_and_bad_rows(tmp_path: Path) -> None:
     assert any("malformed CSV rows skipped" in w for w in doc.warnings)
 
 
+def test_csv_with_a_quote_never_closed_keeps_every_row_and_warns(tmp_path: Path) -> None:
+    path = tmp_path / "export.csv"
+    path.write_text('id,note\n1,"the quote opened here never closes\n2,second row\n3,third row\n', encoding="utf-8")
+    doc = parse_file(path, SETTINGS)
+    text = doc.blocks[0].text
+    assert "| 2 | second row |" in text and "| 3 | third row |" in text  # not swallowed into row 1
+    assert any("broken quoting" in w for w in doc.warnings)
+
+
 def test_markdown_headings_code_and_tables(tmp_path: Path) -> None:
     path = tmp_path / "notes.md"
     path.write_text(

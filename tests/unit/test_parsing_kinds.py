@@ -138,7 +138,7 @@ def test_office_zip_bomb_is_refused_before_parsing(tmp_path: Path, kind: str) ->
 def test_random_bytes_named_docx_are_not_called_an_encoding_problem(tmp_path: Path) -> None:
     path = tmp_path / "report.docx"
     path.write_bytes(os.urandom(20000))
-    with pytest.raises(DocumentReadError, match="neither a Word file nor text") as info:
+    with pytest.raises(DocumentReadError, match="neither a readable Word file nor text") as info:
         parse_file(path, SETTINGS)
     assert "UTF-8" not in str(info.value)
 

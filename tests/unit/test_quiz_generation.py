@@ -12,12 +12,12 @@ import pytest
 
 from rag.answers.faithfulness import normalize
 from rag.errors import LLMUnavailableError
-from rag.quiz.generation import QuizShortfallError, generate_quiz
+from rag.quiz.generation import QuizShortfallError, false_count_range, generate_quiz
 from rag.quiz.models import Quiz
 from rag.quiz.perturbation import perturb
 from rag.quiz.pool import ChunkPool
 from rag.quiz.restatement import SCHEMA, parse_reply
-from rag.quiz.validation import Focus, is_question, validate_generated
+from rag.quiz.validation import Focus, is_fragment, is_question, validate_generated
 from rag.records import Chunk
 from tests.scripted_llm import ScriptedLLM
 
@@ -94,7 +94,8 @@ def assert_well_formed(quiz: Quiz, catalog: Catalog, count: int) -> None:
     chunks = {c.chunk_id: c for c in catalog.docs[quiz.source]}
     document = [normalize(c.text) for c in chunks.values()]
     assert len(quiz.items) == count
-    assert sum(not item.answer_bool for item in quiz.items) >= 0.4 * count
+    fewest, most = false_count_range(count)
+    assert fewest <= sum(not item.answer_bool for item in quiz.items) <= most
     assert len({item.id for item in quiz.items}) == count
     for item in quiz.items:
         assert not is_question(item.statement)
@@ -139,6 +140,28 @@ def test_document_sentences_cut_by_a_chunk_boundary_are_not_quiz_statements() ->
     quiz = generate_quiz(ScriptedLLM(name="extractive"), catalog, "expenses.md", count=5, seed=2)
     assert all(not item.statement[0].islower() for item in quiz.items)
     assert all("to the line manager" not in item.statement for item in quiz.items)
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_a_short_quiz_is_not_always_false(count: int) -> None:
+    catalog = Catalog({"policy.md": POLICY})
+    false_counts = []
+    for seed in range(12):
+        quiz = generate_quiz(ScriptedLLM(name="extractive"), catalog, "policy.md", count=count, seed=seed)
+        assert len(quiz.items) == count
+        false_counts.append(sum(not item.answer_bool for item in quiz.items))
+    fewest, most = false_count_range(count)
+    assert set(false_counts) == {fewest, most}  # either neighbour of 40-60 %, so the count gives nothing away
+
+
+def test_the_false_share_stays_between_40_and_60_percent() -> None:
+    for count in range(1, 31):
+        fewest, most = false_count_range(count)
+        assert 0 <= fewest <= most <= count
+        if count in (1, 3):
+            assert most == fewest + 1
+        else:
+            assert 0.4 * count <= fewest and most <= 0.6 * count
 
 
 def test_broken_json_gets_one_repair_retry_that_shows_the_error() -> None:
@@ -345,3 +368,30 @@ def test_a_model_statement_cut_mid_sentence_is_rejected() -> None:
         "passage": 1,
     }
     assert validate_generated(raw, [Focus.whole(chunk)], [chunk]) == "fragment_not_statement"
+
+
+def test_a_japanese_sentence_cut_after_its_first_kana_is_a_fragment() -> None:
+    chunk = Chunk(
+        chunk_id="c1",
+        text="め、コントリビューションの計画を立案するプロセスを定義しておくと良いでしょう。",
+        source="a.md",
+    )
+    raw = {"statement": chunk.text, "type": "true_false", "answer_bool": True, "passage": 1}
+    assert validate_generated(raw, [Focus.whole(chunk)], [chunk]) == "fragment_not_statement"
+    assert not is_fragment("また、エンジニアにその存在を周知しておく必要があります。")
+
+
+def test_without_an_llm_advanced_items_ask_about_a_rule_and_its_exception_citing_both() -> None:
+    rules = [
+        "Backups are kept for 30 days on the primary server. However, monthly archives are kept for 12 months.",
+        "Accounts are locked after 5 failed logins. Unless an administrator unlocks them, they stay locked for 1 hour.",
+        "Reports are due within 10 days after the quarter ends. However, the annual report is due within 60 days.",
+    ]
+    quiz = generate_quiz(ScriptedLLM(name="extractive"), Catalog({"rules.md": rules}), "rules.md", count=3,
+                         level="advanced", seed=3)  # fmt: skip
+    paired = [item for item in quiz.items if len(item.citations) == 2]
+    assert paired
+    for item in paired:
+        first, second = (c.quote for c in item.citations)
+        assert second.startswith(("However", "Unless")) and any(first in r and second in r for r in rules)
+        assert first in item.explanation and second in item.explanation

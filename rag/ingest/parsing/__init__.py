@@ -234,9 +234,9 @@ def file_kind(path: Path) -> tuple[str, tuple[str, ...]]:
         return claimed, ()
     if not _reads_as_text(path, head):
         raise DocumentReadError(
-            f"{name} is named {ext} but is neither a {_OFFICE_NAMES.get(claimed, 'PDF')} file nor text: its content "
-            "is unrecognizable (damaged, cut short, or encrypted by another program). Get an intact copy, or open "
-            "it in the program that made it and save it again."
+            f"{name} is named {ext} but is neither a readable {_OFFICE_NAMES.get(claimed, 'PDF')} file nor text: "
+            "its content is unrecognizable (damaged, cut short, or encrypted by another program). Get an intact copy, "
+            "or open it in the program that made it and save it again."
         )
     kind = _text_kind(head)
     return kind, (f"named {ext} but is plain text; read as {'HTML' if kind == 'html' else 'text'}",)

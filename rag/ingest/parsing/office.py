@@ -54,8 +54,9 @@ def check_inflated_size(path: Path, what: str) -> None:
     bomb = inflated > 32 * 1024 * 1024 and inflated / packed > MAX_INFLATION_RATIO
     if inflated > MAX_INFLATED_MB * 1024 * 1024 or bomb:
         raise DocumentReadError(
-            f"{path.name} unpacks from {packed / 1024 / 1024:.1f} MB to {inflated / 1024 / 1024:.0f} MB, more than a "
-            f"{what} document should (limit {MAX_INFLATED_MB} MB, {MAX_INFLATION_RATIO}x): it was refused to protect "
+            f"{path.name} unpacks from {packed / 1024 / 1024:.1f} MB to {inflated / 1024 / 1024:.0f} MB, more than "
+            f"{'an' if what[0] in 'AEIOU' else 'a'} {what} document should "
+            f"(limit {MAX_INFLATED_MB} MB, {MAX_INFLATION_RATIO}x): it was refused to protect "
             "memory. If it is a genuine document, split it into smaller files."
         )
 

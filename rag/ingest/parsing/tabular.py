@@ -9,10 +9,14 @@ import re
 import warnings
 from collections.abc import Sequence
 from datetime import date, datetime, time
+from typing import TYPE_CHECKING
 
 from rag.errors import DocumentReadError
 from rag.ingest.text_cleanup import join_wrapped_lines, normalize_text
 from rag.records import Block, ParsedDocument
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 ROWS_PER_BLOCK = 30
 """Data rows per table block for CSV/XLSX; the header is repeated in each block."""
@@ -100,34 +104,51 @@ def _delimiter(sample: str, name: str) -> str:
 def parse_csv(text: str, name: str, date: str) -> ParsedDocument:
     """Read CSV/TSV text with pandas into table blocks of at most ``ROWS_PER_BLOCK`` rows.
 
-    Malformed rows are skipped with a warning on the document.
+    Malformed rows are skipped with a warning on the document; a quote opened and never closed (which would
+    swallow every row after it) makes the whole text read again with quote characters as plain text, with a warning.
 
     Raises:
         DocumentReadError: the text is not a table pandas can read, or has no rows.
     """
     import pandas as pd  # imported on first use: pandas takes about a second to import
 
+    notes: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            frame = pd.read_csv(
-                io.StringIO(text),
-                sep=_delimiter(text[:20000], name),
-                dtype=str,
-                keep_default_na=False,
-                skip_blank_lines=True,
-                on_bad_lines="warn",
-            )
+            frame = _read_frame(text, name)
         except pd.errors.EmptyDataError as err:
             raise DocumentReadError(f"{name} has no rows. Add data to the CSV and try again.") from err
         except (pd.errors.ParserError, ValueError) as err:
-            raise DocumentReadError(f"{name} is not a readable CSV table ({err}). Check the file's format.") from err
+            # a quote opened and never closed swallows the rest of the file: read quotes as plain characters instead
+            try:
+                frame = _read_frame(text, name, quoting=csv.QUOTE_NONE)
+            except (pd.errors.ParserError, ValueError):
+                raise DocumentReadError(
+                    f"{name} is not a readable CSV table ({err}). Open it in a spreadsheet program, check its "
+                    "delimiters and quotes, save it as CSV again and retry."
+                ) from err
+            notes.append(f"broken quoting ({err}); read with quote characters kept as text, so check those rows")
     skipped = [str(w.message).strip() for w in caught if issubclass(w.category, pd.errors.ParserWarning)]
     header = ["" if str(c).startswith("Unnamed: ") else str(c) for c in frame.columns]
     rows = frame.to_numpy().tolist()
     blocks = table_blocks(header, rows)
     if not blocks or frame.empty:
         raise DocumentReadError(f"{name} has a header but no data rows. Add data to the CSV and try again.")
-    found = "; ".join(skipped)[:300]
-    notes = (f"malformed CSV rows skipped: {found}",) if skipped else ()
-    return ParsedDocument(blocks=tuple(blocks), date=date, warnings=notes)
+    if skipped:
+        notes.append(f"malformed CSV rows skipped: {'; '.join(skipped)[:300]}")
+    return ParsedDocument(blocks=tuple(blocks), date=date, warnings=tuple(notes))
+
+
+def _read_frame(text: str, name: str, quoting: int = csv.QUOTE_MINIMAL) -> pd.DataFrame:
+    import pandas as pd  # noqa: F811 - the run-time import of the name the annotations use
+
+    return pd.read_csv(
+        io.StringIO(text),
+        sep=_delimiter(text[:20000], name),
+        dtype=str,
+        keep_default_na=False,
+        skip_blank_lines=True,
+        on_bad_lines="warn",
+        quoting=quoting,
+    )
