@@ -195,9 +195,10 @@ def main() -> None:
     llm = ", ".join(f"{name} {seconds:.2f} s" for name, seconds, _ in faults)
     print(
         f"faults: {tried} bad inputs tried, {clear} with the outcome and message a user should see"
-        f"{' (missed: ' + ', '.join(missed) + ')' if missed else ''}; {points} crash points "
-        f"({args.kills} random + 2 inside the Chroma write / manifest transaction); {searches} searches and {writes} "
-        f"index runs concurrently (2 writer processes, 8 reader threads, {args.seconds:g} s), {errors} errors; "
+        f"{' (missed: ' + ', '.join(missed) + ')' if missed else ''}; {points} SIGKILLs that landed "
+        f"mid-run (of {args.kills} at random moments + 2 inside the Chroma write / manifest transaction); "
+        f"{searches} searches and {writes} index runs concurrently (2 writer processes, 8 reader threads, "
+        f"{args.seconds:g} s), {errors} errors; "
         f"lost chunks {lost}, orphaned chunks {orphaned}; LLM faults (timeout {args.llm_timeout:g} s): {llm}"
     )
 
