@@ -17,7 +17,8 @@ generator uses, re-run on what the quiz shows (its statement and its citations' 
   beginner;
 - ``false_contradicted_share``: of FALSE statements, the share whose cited sentences contradict them in exactly
   one fact (a fact of another value, the opposite polarity or a comparison turned round);
-- ``true_supported_share``: of TRUE statements, the share the claim check finds supported by the citations;
+- ``true_supported_share``: of TRUE statements, the share the claim check finds supported by the citations, and
+  ``true_adds_restriction``: how many bring in "only", "every", "never", のみ ... that their citations lack;
 - ``false_share``, ``duplicates`` (pairs in one quiz with near-identical content or one citation),
   ``two_citation_share_advanced`` and seconds per 5 items (p50, and the slowest).
 """
@@ -44,7 +45,13 @@ from rag.ingest.parsing import parse_file  # noqa: E402
 from rag.llm.selection import build_backend, select_backend  # noqa: E402
 from rag.quiz import QuizShortfallError, generate_quiz  # noqa: E402
 from rag.quiz.models import Quiz  # noqa: E402
-from rag.quiz.validation import DUPLICATE_SIMILARITY, contradiction, is_verbatim, supports  # noqa: E402
+from rag.quiz.validation import (  # noqa: E402
+    DUPLICATE_SIMILARITY,
+    added_restriction,
+    contradiction,
+    is_verbatim,
+    supports,
+)
 from rag.quiz.wellformed import malformed_parts  # noqa: E402
 from rag.records import QUIZ_LEVELS, Chunk  # noqa: E402
 from rag.settings import Settings  # noqa: E402
@@ -95,6 +102,7 @@ def judge(quiz: Quiz) -> list[dict]:
                 "malformed": malformed_parts(item.statement, evidence),
                 "verbatim": is_verbatim(item.statement, evidence),
                 "supported": supports(item.statement, evidence) if item.answer_bool else None,
+                "restricted": bool(added_restriction(item.statement, evidence)) if item.answer_bool else None,
                 "contradicted": None if item.answer_bool else contradiction(item.statement, evidence) is not None,
             }
         )
@@ -173,6 +181,7 @@ def main() -> None:
         "verbatim_true_share_beginner": _share([r for r in trues if r["level"] == "beginner"], "verbatim"),
         "false_contradicted_share": _share(falses, "contradicted"),
         "true_supported_share": _share(trues, "supported"),
+        "true_adds_restriction": sum(bool(r["restricted"]) for r in trues),
         "false_share": round(len(falses) / len(rows), 3) if rows else None,
         "duplicates": sum(q["duplicates"] for q in made),
         "two_citation_share_advanced": _share(

@@ -48,6 +48,29 @@ _FRAGMENT_START = re.compile(
 _QUESTION_END = re.compile(r"(\?|？|か。?|ですか|ますか|でしょうか)\s*$")
 _CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶー]")
 _TOKEN = re.compile("[a-z0-9]+(?:[.'_:][a-z0-9]+)*|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶー]")
+# words that narrow a claim to all, none or only some: a restatement may not bring one in that its sentence lacks
+# ("No authority may grant waivers" from "The division may grant waivers" is another claim, not the same one)
+_RESTRICTIONS = {
+    "only": r"\bonly\b",
+    "never": r"\bnever\b",
+    "always": r"\balways\b",
+    "all": r"\ball\b",
+    "every": r"\bevery(?:one|thing|body)?\b",
+    "no": r"\b(?:no|none|nobody|nothing)\b",
+    "without": r"\bwithout\b",
+    "のみ": "のみ",
+    "だけ": "だけ",
+    "しか": "しか",
+    "必ず": "必ず",
+    "すべて": "すべて|全て|全部",
+    "一切": "一切",
+    "常に": "常に|いつも",
+}
+# an exception in the sentence makes "only" a fair restatement ("X is not allowed; however, Y may" -> only Y)
+_EXCEPTION = re.compile(
+    r"\b(?:however|unless|except|only if|provided that)\b|ただし|除き|除く|限り|場合に限", re.IGNORECASE
+)
+_EXCLUSIVE = ("only", "のみ", "だけ", "しか")
 _QUESTION_START = re.compile(r"^(is|are|does|do|did|can|what|which|who|when|where|why|how)\b", re.IGNORECASE)
 
 
@@ -161,6 +184,9 @@ def validate_generated(raw: Any, passages: Sequence[Focus], document: Sequence[C
             statement, item.answer_bool, item.explanation.strip(), chunk, quotes[0], " ".join(quotes[1:])
         )
         if item.answer_bool and (stated or supports(statement, evidence)):
+            if not stated and added_restriction(statement, evidence):
+                reason = "true_adds_restriction"
+                continue
             return candidate
         change = None if item.answer_bool or stated else contradiction(statement, evidence)
         if change is not None:
@@ -168,6 +194,20 @@ def validate_generated(raw: Any, passages: Sequence[Focus], document: Sequence[C
         if not item.answer_bool and not stated and support(statement, evidence) < FALSE_MIN_RELEVANCE:
             reason = "false_off_topic"
     return reason
+
+
+def added_restriction(statement: str, evidence: str) -> str:
+    """A word narrowing the claim to all, none or only some that ``statement`` has and ``evidence`` lacks, else "".
+
+    "only" (のみ, だけ, しか) is a fair restatement of a sentence that states an exception (however, unless, ただし).
+    """
+    low_statement, low_evidence = statement.lower(), evidence.lower()
+    for word, pattern in _RESTRICTIONS.items():
+        if re.search(pattern, low_statement) and not re.search(pattern, low_evidence):
+            if word in _EXCLUSIVE and _EXCEPTION.search(low_evidence):
+                continue
+            return word
+    return ""
 
 
 def supports(statement: str, evidence: str) -> bool:

@@ -395,3 +395,24 @@ def test_without_an_llm_advanced_items_ask_about_a_rule_and_its_exception_citing
         first, second = (c.quote for c in item.citations)
         assert second.startswith(("However", "Unless")) and any(first in r and second in r for r in rules)
         assert first in item.explanation and second in item.explanation
+
+
+@pytest.mark.parametrize(
+    ("sentence", "restated", "accepted"),
+    [
+        ("Employees receive 20 days of paid leave per year.",
+         "Every employee receives 20 days of paid leave per year.", False),
+        ("Employees receive 20 days of paid leave per year.",
+         "Staff get 20 days of paid leave each year.", True),
+        ("Remote work is allowed up to 2 days per week, except during the first 3 months.",
+         "Remote work of up to 2 days per week is allowed only after the first 3 months.", True),
+        ("申請書は窓口で受け付けます。", "申請書は窓口でのみ受け付けます。", False),
+    ],
+)  # fmt: skip
+def test_a_true_restatement_may_not_narrow_the_claim_to_all_none_or_only(
+    sentence: str, restated: str, accepted: bool
+) -> None:
+    chunk = Chunk(chunk_id="c1", text=sentence, source="rules.md")
+    raw = {"statement": restated, "type": "true_false", "answer_bool": True, "passage": 1}
+    result = validate_generated(raw, [Focus.whole(chunk)], [chunk])
+    assert result == "true_adds_restriction" if not accepted else not isinstance(result, str), result
