@@ -6,6 +6,8 @@ supported by evidence only when
 - every **fact** it states occurs in the evidence (``rag.answers.facts``: numbers with their units, dates, times,
   versions, API and command identifiers, Latin-script names, each compared in canonical form);
 - its **polarity** agrees with the evidence sentence it restates (``rag.answers.polarity``);
+- it keeps the evidence's **time scope**: a sentence about an earlier version or a former rule does not support the
+  same statement made about the present (``rag.answers.scope``);
 - enough of its content words occur there (``rag.answers.faithfulness.support``).
 
 A fact the question itself states and the passages hold is the asker's premise (``premises``), not something the
@@ -27,6 +29,7 @@ from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact
 from rag.answers.faithfulness import SUPPORT_THRESHOLD, sentence_spans, support
 from rag.answers.polarity import polarity_conflict
 from rag.answers.prompts import detect_language
+from rag.answers.scope import former_state
 
 WINDOW_SENTENCES = 3
 """Consecutive evidence sentences one claim may draw its facts from (a claim often joins two or three)."""
@@ -122,6 +125,8 @@ def check_claim(
         return ClaimCheck(False, "", facts, False, 0.0, "the cited text is empty")
     conflict = polarity_conflict(claim, best.evidence, across=detect_language(best.evidence) != language)
     reason = _reason(best.missing, conflict, best.support, best_needed)
+    if not reason and (past := former_state(claim, best.evidence)):
+        reason = f"the cited text describes a former state ({past}); the claim states it as current"
     return ClaimCheck(not reason, best.evidence, best.missing, conflict, best.support, reason)
 
 

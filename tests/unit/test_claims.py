@@ -51,6 +51,32 @@ def test_a_flipped_polarity_is_caught_even_when_the_words_match() -> None:
 
 
 @needs_realdocs
+def test_what_an_earlier_version_allowed_does_not_verify_a_claim_about_the_present() -> None:
+    """The pTeX manual: 以前のpTeX allowed a kanji's internal code in \\catcode; the current one does not."""
+    passage = chunk_with("ja_ptex_manual.pdf", "以前のpTEX では", "内部コード").text
+    question = "pTeXでは、\\catcode の対象として和文文字の内部コードを指定できますか？"
+    given = premises(question, [passage, "\\catcode"])
+    now = check_claim("はい、pTeXでは\\catcode の対象として和文文字の内部コードを指定できます[1]。", passage,
+                      given=given, context=question)  # fmt: skip
+    assert not now.supported and "former state" in now.reason
+    then = check_claim("以前のpTeXでは、命令の文字コード部分に和文文字の内部コードを指定できました。", passage)
+    assert then.supported, then.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "supported"),
+    [
+        ("The exporter writes CSV files.", "Previously, the exporter wrote CSV files.", False),
+        ("The exporter used to write CSV files.", "Previously, the exporter wrote CSV files.", True),
+        ("Reports filed before 2020 are archived.", "Reports filed before 2020 are archived.", True),
+        ("2020年以前の報告書は保管されます。", "2020年以前の報告書は保管されます。", True),
+    ],
+)
+def test_a_claim_keeps_the_time_scope_of_its_sentence(claim: str, evidence: str, supported: bool) -> None:
+    assert check_claim(claim, evidence).supported == supported
+
+
+@needs_realdocs
 def test_an_invented_amount_is_caught_and_the_real_one_passes_in_other_notations() -> None:
     """The bill gives FEMA Federal Assistance $390,000,000, not $10,000,000."""
     passage = chunk_with("en_us_bill_hr815_2024.pdf", "$390,000,000", "Federal Assistance").text

@@ -1,0 +1,34 @@
+"""Time scope: a sentence about how things were (an earlier version, a former rule) does not vouch for a claim
+that states the same thing as how they are.
+
+"以前のpTeXでは、和文文字の内部コードを指定することもでき…" supports "以前のpTeXでは指定できた", never "pTeXでは
+指定できます": the words, the facts and the polarity all agree, only the time differs. A claim restating such a
+sentence must carry a past marker of its own (以前, かつて, 旧, previously, used to, older versions ...).
+"""
+
+from __future__ import annotations
+
+import re
+
+# the evidence describes a former state: the marker itself, not a date ("2020年以前の" bounds a period, it is not
+# about an earlier state of the thing)
+_FORMER_STATE = re.compile(
+    r"(?<![0-9０-９年月日号版前後])以前(?:の|は|には)|かつて(?:は)?|従来は|旧(?:版|バージョン|仕様|制度)|当初は|もともとは"
+    r"|\b(?:previously|formerly|originally|used to|in the past|in (?:earlier|older|previous|prior) versions?"
+    r"|(?:earlier|older|previous|prior) versions? of)\b",
+    re.IGNORECASE,
+)
+# what in a claim says it speaks of the past too
+_PAST_IN_CLAIM = re.compile(
+    r"以前|かつて|昔|旧|従来|当初|もともと|元々|でした|だった|ていた|ました|できた"
+    r"|\b(?:previous(?:ly)?|former(?:ly)?|earlier|older|originally|used to|in the past|was|were|had|could)\b",
+    re.IGNORECASE,
+)
+
+
+def former_state(claim: str, evidence: str) -> str:
+    """The past marker of ``evidence`` that ``claim`` drops (states as present), else ""."""
+    marker = _FORMER_STATE.search(evidence)
+    if marker is None or _PAST_IN_CLAIM.search(claim):
+        return ""
+    return marker.group(0)
