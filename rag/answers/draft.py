@@ -91,8 +91,10 @@ _TEXT: dict[str, dict[Language, str]] = {
         "en": "Removed citations to passages that do not exist: {numbers}.",
     },
     "unknown": {
-        "ja": "資料の中に回答が見つかりませんでした。",
-        "en": "The passages do not contain the answer.",
+        "ja": "LLM は資料の中に回答を見つけられませんでした。最も関連する箇所をそのまま示します（答えが含まれていない"
+        "こともあります）。",
+        "en": "The LLM found no answer in the passages, so their most relevant sentences are shown as they stand "
+        "(they may not hold the answer either).",
     },
 }
 
@@ -376,7 +378,9 @@ class AnswerDraft:
                 " ".join([note, *notes]), claims=checked.claims, model_answer=body.strip(), followups=followups
             )
         if not checked.citations and says_unknown(body):
-            notes.append(_TEXT["unknown"][language])
+            # a small model says "I don't know" with the answer on the page: the reader sees the best sentences
+            note = _TEXT["unknown"][language]
+            return self._from_evidence(" ".join([note, *notes]), model_answer=body.strip(), followups=followups)
         if checked.attributed:
             notes.append(_TEXT["attributed"][language])
         if checked.moved:

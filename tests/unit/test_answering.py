@@ -302,3 +302,12 @@ def test_an_uncited_answer_no_passage_holds_is_never_shown_as_the_answer() -> No
     assert answer.unsupported_sentences == ("The office closes at 18:00 on Fridays.",)
     assert "18:00" not in answer.answer  # the evidence is shown instead
     assert answer.claims[0].reason.startswith("not in the cited text") or "words" in answer.claims[0].reason
+
+
+def test_a_model_that_says_it_does_not_know_leaves_the_reader_with_the_best_sentences() -> None:
+    llm = ScriptedLLM(["I don't know based on the documents."])
+    answer = answer_question(llm, "How many days per week can employees work remotely?", HITS, SETTINGS)
+    assert answer.model_answer == "I don't know based on the documents."
+    assert answer.answer.splitlines()[0] == "Employees may work remotely up to three days per week. [1]"
+    assert "found no answer" in answer.message and answer.citations[0].source == "remote.pdf"
+    assert_verbatim(answer, HITS)
