@@ -133,17 +133,19 @@ def generate_quiz(
     llm_failure: LLMUnavailableError | None = None
 
     for round_no in range(1, ROUNDS + 1):
-        if _split(count, n_false, max_false, len(trues), len(falses)) is not None:
+        # copies a level cannot keep as TRUE items do not count here: another round asks for restatements instead
+        kept = sum(_keeps(c, level) for c in trues)
+        if _split(count, n_false, max_false, kept, len(falses)) is not None:
             break
         sample = pool.sample(source, count, level, rng, exclude=used)
         used.update(c.chunk_id for c in sample)
-        need = count - len(trues) - len(falses) + 1  # one spare; the document's sentences fill any gap
+        need = count - kept - len(falses) + 1  # one spare; the document's sentences fill any gap
         focuses = focus_sentences(sample, level, language)
         if backend.name == "extractive" or llm_failure is not None:
             candidates = _extract(focuses, need * 2, language, reasons)
         else:
             # the model writes the TRUE statements still missing (and a spare); FALSE ones are made in code
-            want = min(need, max(0, count - n_false - sum(_keeps(c, level) for c in trues)) + 1)
+            want = min(need, max(0, count - n_false - kept) + 1)
             notify(f"Round {round_no}/{ROUNDS}: asking {backend.model or backend.name} for {want} statements")
             try:
                 candidates = ask_statements(
