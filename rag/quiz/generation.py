@@ -132,14 +132,17 @@ def generate_quiz(
     notify = progress or (lambda _message: None)
     llm_failure: LLMUnavailableError | None = None
 
+    restating = backend.name != "extractive"  # whether another round may bring restatements rather than copies
     for round_no in range(1, ROUNDS + 1):
-        # copies a level cannot keep as TRUE items do not count here: another round asks for restatements instead
+        # while the model restates, copies a level cannot keep as TRUE items do not count: another round asks it
+        # about other passages; once a round brought none, copies fill the TRUE places as a last resort
         kept = sum(_keeps(c, level) for c in trues)
-        if _split(count, n_false, max_false, kept, len(falses)) is not None:
+        counted = kept if restating else len(trues)
+        if _split(count, n_false, max_false, counted, len(falses)) is not None:
             break
         sample = pool.sample(source, count, level, rng, exclude=used)
         used.update(c.chunk_id for c in sample)
-        need = count - kept - len(falses) + 1  # one spare; the document's sentences fill any gap
+        need = count - counted - len(falses) + 1  # one spare; the document's sentences fill any gap
         focuses = focus_sentences(sample, level, language)
         if backend.name == "extractive" or llm_failure is not None:
             candidates = _extract(focuses, need * 2, language, reasons)
@@ -154,6 +157,7 @@ def generate_quiz(
             except LLMUnavailableError as err:
                 llm_failure, candidates = err, []
                 notify(f"The LLM failed twice, so the quiz goes on from the document's own sentences: {err}")
+            restating = restating and llm_failure is None and any(_keeps(c, level) for c in candidates)
             candidates += _top_up(candidates, focuses, need, language, reasons, notify)
         for candidate in candidates:
             reason = dedup.reason(candidate.statement, candidate.chunk, candidate.quote)
