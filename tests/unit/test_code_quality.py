@@ -182,9 +182,7 @@ def test_engine_imports_run_downward_only() -> None:
     assert {"rag.index.writer", "rag.ingest.parsing", "rag.evaluation.retrieval"} <= set(graph)
     unknown = {f"{m} -> {t}" for m, targets in graph.items() for t in targets if t not in graph}
     assert not unknown, f"imports of modules that do not exist: {sorted(unknown)}"
-    upward = {
-        f"{m} -> {t}" for m, targets in graph.items() if not _within(m, TOP) for t in targets if _within(t, TOP)
-    }
+    upward = {f"{m} -> {t}" for m, targets in graph.items() if not _within(m, TOP) for t in targets if _within(t, TOP)}
     assert not upward, f"a stage imports the facade or the command line: {sorted(upward)}"
     foundation = {m for m in graph if _within(m, FOUNDATION)}
     below = {f"{m} -> {t}" for m in foundation for t in graph[m] - foundation}
