@@ -83,6 +83,8 @@ class RagService:
         self._lock = threading.RLock()
         self.base_name = DEFAULT_BASE  # the knowledge base this engine serves (see ``base``)
         self._root = self  # the storage's service, which owns the bases' engines and the LLM backend
+        self._base_engines: BaseEngines[RagService] | None = None  # the root's, see ``_bases``
+        self._bases_lock = threading.Lock()
 
     # ---- components (lazy) -------------------------------------------------------------------------------
 
@@ -573,12 +575,17 @@ class RagService:
 
     # ---- knowledge bases ---------------------------------------------------------------------------------
 
-    @cached_property
+    @property
     def _bases(self) -> BaseEngines[RagService]:
-        """The storage's knowledge bases and their engines (held by the storage's own service, ``_root``)."""
-        from rag.index.base_engines import BaseEngines
+        """The storage's knowledge bases and their engines (held by the storage's own service, ``_root``), made
+        once (two engines of one base would open its stores twice) under a lock of their own (``_lock`` may be
+        held for a minute while a model loads; listing the bases must not wait for it)."""
+        with self._bases_lock:
+            if self._base_engines is None:
+                from rag.index.base_engines import BaseEngines
 
-        return BaseEngines(self.settings, self._lock, self._build_base_engine)
+                self._base_engines = BaseEngines(self.settings, self._lock, self._build_base_engine)
+            return self._base_engines
 
     def _build_base_engine(self, name: str, settings: Settings) -> RagService:
         """A base's engine: its own index, sharing this service's LLM backend and, for the same model, its embedder."""

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from rag.index.bases import BaseRegistry
-from rag.index.writer import Index
 from rag.records import DEFAULT_BASE, KnowledgeBase
 from rag.settings import Settings
+
+if TYPE_CHECKING:  # only named: listing the bases must not load the writer's stores
+    from rag.index.writer import Index
 
 
 class BaseEngine(Protocol):
