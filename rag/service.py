@@ -32,9 +32,7 @@ from rag.records import (
     IndexStats,
     Judgement,
     KnowledgeBase,
-    LatencyStage,
     MonitoringSummary,
-    QueryEvent,
     QueryKind,
     QuizLevel,
     QuizSummary,
@@ -49,11 +47,12 @@ from rag.settings import Settings
 
 if TYPE_CHECKING:
     from rag.answers.draft import AnswerDraft
-    from rag.index.bases import BaseRegistry
+    from rag.index.base_engines import BaseEngines
     from rag.index.writer import Index
     from rag.llm.base import LLMBackend
     from rag.models.embedding import Embedder
     from rag.monitoring.query_log import QueryLog
+    from rag.monitoring.recording import StageTimings
     from rag.quiz.models import Quiz, ScoreRecord
     from rag.quiz.pool import ChunkPool
     from rag.quiz.store import QuizStore
@@ -84,7 +83,8 @@ class RagService:
         self._lock = threading.RLock()
         self.base_name = DEFAULT_BASE  # the knowledge base this engine serves (see ``base``)
         self._root = self  # the storage's service, which owns the bases' engines and the LLM backend
-        self._engines: dict[str, RagService] = {}
+        self._base_engines: BaseEngines[RagService] | None = None  # the root's, see ``_bases``
+        self._bases_lock = threading.Lock()
 
     # ---- components (lazy) -------------------------------------------------------------------------------
 
@@ -521,59 +521,22 @@ class RagService:
         Raises:
             MonitoringError: the monitoring file exists but cannot be read.
         """
-        import sqlite3
+        from rag.monitoring.recording import read_summary
 
-        from rag.errors import MonitoringError
-        from rag.monitoring.summary import summarize
+        return read_summary(self.query_log, days=days)
 
-        now = time.time()
-        since = now - days * 86400
-        try:
-            events = self.query_log.events(since)
-        except sqlite3.Error as err:
-            raise MonitoringError(
-                f"Cannot read the monitoring log {self.query_log.path}: {err}. Move the file away; a new one starts "
-                "with the next question."
-            ) from err
-        return summarize(events, since=since, now=now)
-
-    def _search_stages(self) -> tuple[tuple[LatencyStage, float], ...]:
+    def _search_stages(self) -> StageTimings:
         """The stages this thread's last search ran, in milliseconds (a stage that did not run is left out)."""
-        times = self.retriever.last_times
-        stages: tuple[tuple[LatencyStage, float], ...] = (
-            ("embed", times.embed_ms),
-            ("dense", times.dense_ms),
-            ("bm25", times.bm25_ms),
-            ("fusion", times.fuse_ms),
-            ("rerank", times.rerank_ms),
-        )
-        return tuple((stage, ms) for stage, ms in stages if ms > 0)
+        from rag.monitoring.recording import search_stages
+
+        return search_stages(self.retriever.last_times)
 
     def _record(
-        self,
-        kind: QueryKind,
-        hits: Sequence[Hit],
-        stages: tuple[tuple[LatencyStage, float], ...],
-        started: float,
-        answer: Answer | None = None,
+        self, kind: QueryKind, hits: Sequence[Hit], stages: StageTimings, started: float, answer: Answer | None = None
     ) -> None:
-        if not self.settings.monitoring:
-            return
-        from rag.answers.draft import has_basis
+        from rag.monitoring.recording import record_query
 
-        total = (time.perf_counter() - started) * 1e3
-        no_basis = answer.no_basis if answer is not None else not has_basis(hits, self.settings)
-        self.query_log.record(
-            QueryEvent(
-                at=time.time(),
-                kind=kind,
-                stages_ms=tuple((stage, round(ms, 3)) for stage, ms in (*stages, ("total", total))),
-                hits=len(hits),
-                top_score=hits[0].score if hits else None,
-                no_basis=no_basis,
-                backend=answer.backend if answer is not None else "",
-            )
-        )
+        record_query(self.query_log, self.settings, kind, hits, stages, started, answer)
 
     def export_base(self, path: str | Path) -> BackupReport:
         """Write the index (manifest rows, vectors, BM25 tokens, the settings that shaped it) and the quiz sets to one
@@ -612,11 +575,24 @@ class RagService:
 
     # ---- knowledge bases ---------------------------------------------------------------------------------
 
-    @cached_property
-    def _registry(self) -> BaseRegistry:
-        from rag.index.bases import BaseRegistry
+    @property
+    def _bases(self) -> BaseEngines[RagService]:
+        """The storage's knowledge bases and their engines (held by the storage's own service, ``_root``), made
+        once (two engines of one base would open its stores twice) under a lock of their own (``_lock`` may be
+        held for a minute while a model loads; listing the bases must not wait for it)."""
+        with self._bases_lock:
+            if self._base_engines is None:
+                from rag.index.base_engines import BaseEngines
 
-        return BaseRegistry(self._root.settings)
+                self._base_engines = BaseEngines(self.settings, self._lock, self._build_base_engine)
+            return self._base_engines
+
+    def _build_base_engine(self, name: str, settings: Settings) -> RagService:
+        """A base's engine: its own index, sharing this service's LLM backend and, for the same model, its embedder."""
+        shared = self._embedder if settings.embedding_model == self.settings.embedding_model else None
+        engine = RagService(settings, embedder=shared)
+        engine.base_name, engine._root = name, self
+        return engine
 
     def base(self, name: str = DEFAULT_BASE) -> RagService:
         """The service of one knowledge base (built once, on first use): everything above, on that base.
@@ -624,28 +600,15 @@ class RagService:
         Raises:
             BaseNotFoundError: no base by that name (the message lists them).
         """
-        root = self._root
-        if name == DEFAULT_BASE:
-            return root
-        with root._lock:
-            name = root._registry.require(name)
-            engine = root._engines.get(name)
-            if engine is None:
-                settings = root._registry.settings_for(name)
-                shared = root._embedder if settings.embedding_model == root.settings.embedding_model else None
-                engine = RagService(settings, embedder=shared)
-                engine.base_name, engine._root = name, root
-                root._engines[name] = engine
-            return engine
+        return self._root if name == DEFAULT_BASE else self._root._bases.engine(name)
 
     def base_names(self) -> list[str]:
         """The knowledge bases' names, ``default`` first (cheap: no manifest is opened)."""
-        return self._root._registry.names()
+        return self._root._bases.registry.names()
 
     def knowledge_bases(self) -> list[KnowledgeBase]:
         """Every knowledge base of the storage, ``default`` first, with what each holds and how it differs."""
-        registry = self._root._registry
-        return [registry.describe(name) for name in registry.names()]
+        return self._root._bases.describe_all()
 
     def create_base(self, name: str, overrides: Mapping[str, Any] | None = None) -> KnowledgeBase:
         """Create an empty knowledge base; ``overrides`` sets its own settings (``rag.index.bases.PER_BASE_SETTINGS``:
@@ -654,14 +617,11 @@ class RagService:
         Raises:
             BaseNameError: a name a base cannot have; KnowledgeBaseError: it exists, or a setting is not allowed.
         """
-        return self._root._registry.create(name, overrides)
+        return self._root._bases.registry.create(name, overrides)
 
     def rename_base(self, old: str, new: str) -> KnowledgeBase:
         """Rename a knowledge base (not ``default``); its content stays as it is."""
-        root = self._root
-        with root._lock:
-            _close(root._engines.pop(old, None))
-            return root._registry.rename(old, new)
+        return self._root._bases.rename(old, new)
 
     def delete_base(self, name: str, *, confirmed_by: str = "") -> None:
         """Delete a knowledge base (not ``default``) and everything in it, with a line in the version history.
@@ -669,15 +629,7 @@ class RagService:
         Args:
             confirmed_by: how the person confirmed it (``"with --yes"``, ``"by typing its name"``).
         """
-        root = self._root
-        with root._lock:
-            if name == DEFAULT_BASE:
-                root._registry.delete(name)  # refuses, with the reason
-            engine = root.base(name)
-            if engine.settings.chroma_server is not None:  # a server keeps the collection after the folder is gone
-                engine.index.vectors.drop()
-            _close(root._engines.pop(engine.base_name, None))
-            root._registry.delete(engine.base_name, confirmed_by=confirmed_by)
+        self._root._bases.delete(name, confirmed_by=confirmed_by)
 
     def _search_bases(self, query: str, bases: list[str], options: dict[str, Any]) -> list[Hit]:
         from rag.retrieval.across_bases import search_bases
@@ -686,9 +638,3 @@ class RagService:
         searches = {e.base_name: partial(e._search, query, (), options) for e in engines}
         same_model = len({e.settings.embedding_model for e in engines}) == 1
         return search_bases(searches, options.get("top_k") or self.settings.top_k, same_embedding=same_model)
-
-
-def _close(engine: RagService | None) -> None:
-    """Let go of a base's open stores before its folder moves or goes."""
-    if engine is not None and "index" in vars(engine):
-        engine.index.close()
