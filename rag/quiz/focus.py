@@ -94,11 +94,18 @@ RELATION_OPENERS = re.compile(
 _SENTENCE_CHARS = {"ja": (15, 120), "en": (40, 240)}
 # bullets, list numbers and letters, all-caps labels ("OBJECTIVE The purpose ...", "(1) IN GENERAL.—The ...")
 _LEADING_NOISE = re.compile(
-    r"^\s*(?:(?:[#>*・•⚫●■◆□○◎\-]+|\d+[.)．](?!\d)|[（(](?:\d+|[A-Za-z]{1,4})[)）]|"
+    r"^\s*(?:(?:[#>*・•⚫●■◆□○◎\-]+|\d+[.)．](?!\d)|\d+(?:\.\d+){2,}\.?(?=\s)|\d+\.\d+(?=\s+[A-Z])|[（(](?:\d+|[A-Za-z]{1,4})[)）]|"
     r"(?:[A-Z]{4,}:?\s+)+(?=[A-Z][a-z])|[A-Z][A-Z ,'-]{3,}\.?—)\s*)+"
 )
 # a sentence cut after an abbreviation ("... the Commander, U.S.", "50 U.S.C.")
 _ABBREVIATION_END = re.compile(r"(?:\b(?:[A-Z]\.){2,}|\b(?:e\.g|i\.e|etc|No|Sec|Inc|Co|Mr|Ms|Dr|vs)\.)$")
+# a sentence about the document itself ("本項目は…について定義されています", "This section describes ..."): what
+# the document is about, not a fact in it, so no quiz item
+_ABOUT_THE_DOCUMENT = re.compile(
+    r"^(?:本|この|当)(?:項目|章|節|書|文書|資料|ガイド|ガイドライン|仕様書?)(?:は|では|で|に)"
+    r"|^(?:This|The following|The present) (?:section|chapter|document|guide|item|part|appendix)\b",
+    re.IGNORECASE,
+)
 _HEADING_LINE_CHARS = 25
 _TOC_ENTRY = re.compile(r"(?:\b(?:Sec|SEC|Section|SECTION|Article|Chapter)\.?|§)\s*\d+[A-Za-z]?\.\s*$")
 _MARKUP = re.compile(r"[{}$^]|\\[\[\]()]|\\[A-Za-z@]+\{")
@@ -184,6 +191,7 @@ def usable_statement(sentence: str, language: Language, text: str = "") -> str:
         and brackets_balanced(statement)
         and not _shouts(statement)
         and not _ABBREVIATION_END.search(statement)
+        and not _ABOUT_THE_DOCUMENT.match(statement)
         and not (text and _is_toc_entry(sentence, text))
     )
     return statement if fits else ""

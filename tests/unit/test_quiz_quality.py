@@ -281,6 +281,16 @@ def test_contents_entries_capital_headings_and_cut_sentences_are_not_focus_sente
     assert usable_statement(labelled, "en").startswith("The President shall")
 
 
+def test_sentences_about_the_document_itself_are_no_quiz_items_and_clause_numbers_are_cut() -> None:
+    about = "本項目は、OSS コミュニティへのコントリビューション(貢献)について定義されています。"
+    assert usable_statement(about, "ja") == ""
+    assert usable_statement("This section describes how the backup tool prunes old snapshots.", "en") == ""
+    numbered = "2.1.1 第三者がOSS ライセンスコンプライアンスに関する問い合わせを行うための方法が公に示されていること。"
+    assert usable_statement(numbered, "ja").startswith("第三者が")
+    assert usable_statement("3.2 The scheduler prunes snapshots older than 45 days.", "en").startswith("The scheduler")
+    assert usable_statement("1.5 million users signed up for the service in the first year.", "en").startswith("1.5")
+
+
 def test_markup_and_control_characters_keep_a_sentence_out_of_a_quiz() -> None:
     assert usable_statement("\\kanjiskip\u200cは和文文字の間に入るグルーの量を指定する。", "ja") == ""
     assert usable_statement("The page break\x0c is inserted before every new chapter here.", "en") == ""
