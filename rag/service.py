@@ -513,7 +513,7 @@ class RagService:
         """The monitoring log, ``<storage>/monitoring.sqlite3`` (pages use ``monitoring_summary``)."""
         from rag.monitoring.query_log import FILE_NAME, QueryLog
 
-        return QueryLog(self.settings.storage / FILE_NAME)
+        return QueryLog(self.settings.storage / FILE_NAME, self.settings.monitoring_keep_days)
 
     def monitoring_summary(self, *, days: float = 7.0) -> MonitoringSummary:
         """Searches and answers of the last ``days``: p50/p95 per stage, hit and no-basis ratios, questions by hour.

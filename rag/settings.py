@@ -174,6 +174,8 @@ class Settings:
     # Record every search and answer (stage latencies, hits, basis, backend; never the question) in
     # <storage>/monitoring.sqlite3 for the stats page and `stats --json` (rag.monitoring).
     monitoring: bool = True
+    # Monitoring rows older than this many days are deleted as new ones are written (0 keeps them all).
+    monitoring_keep_days: int = 90
 
     @property
     def storage(self) -> Path:
@@ -280,6 +282,8 @@ class Settings:
             raise ConfigError(f"bm25_k1={self.bm25_k1}, bm25_b={self.bm25_b}; allowed: k1 >= 0, 0 <= b <= 1")
         if not 0.0 <= self.semantic_weight <= 1.0:
             raise ConfigError(f"semantic_weight={self.semantic_weight} must be between 0 and 1")
+        if self.monitoring_keep_days < 0:
+            raise ConfigError(f"monitoring_keep_days={self.monitoring_keep_days}; allowed: 0 (keep all) or more days")
         if self.index_slice_chunks < 1:
             raise ConfigError(f"index_slice_chunks={self.index_slice_chunks}; allowed: an integer >= 1")
         if self.chunk_overlap >= self.chunk_size:

@@ -2,6 +2,8 @@
 
 Recording never raises: a locked, full or unwritable log costs the row (with a warning in the log), never the
 search. Writes wait at most ``BUSY_TIMEOUT_MS`` for another process's write, so a stuck log cannot stall a search.
+Rows older than the kept days are deleted by the writer itself (on its first write, then every ``PRUNE_EVERY``), so
+a log that records every question for years stays the size of its window.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import json
 import logging
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,6 +23,7 @@ log = logging.getLogger(__name__)
 
 FILE_NAME = "monitoring.sqlite3"
 BUSY_TIMEOUT_MS = 2000
+PRUNE_EVERY = 500
 _PAUSED = threading.local()  # per thread, for every log: an evaluation's own services record nothing either
 
 _SCHEMA = """
@@ -36,11 +40,14 @@ class QueryLog:
 
     Args:
         path: the SQLite file (created, with its folder, on the first write).
+        keep_days: rows older than this many days are deleted as new ones come in (0: kept for ever).
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, keep_days: int = 0) -> None:
         self.path = path
+        self.keep_days = keep_days
         self._local = threading.local()
+        self._writes = 0
 
     def _db(self) -> sqlite3.Connection:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
@@ -81,10 +88,17 @@ class QueryLog:
                 "INSERT INTO events(at, kind, stages_ms, hits, top_score, no_basis, backend) VALUES (?,?,?,?,?,?,?)",
                 row,
             )
+            if self.keep_days and self._writes % PRUNE_EVERY == 0:
+                self.prune(time.time() - self.keep_days * 86400)
+            self._writes += 1
         except (sqlite3.Error, OSError) as err:  # monitoring must never cost a search: log it and go on
             log.warning("Could not record a %s in %s: %s", event.kind, self.path, err)
             return False
         return True
+
+    def prune(self, before: float) -> int:
+        """Delete the rows older than ``before`` (seconds since the epoch); returns how many went."""
+        return self._db().execute("DELETE FROM events WHERE at < ?", (before,)).rowcount
 
     def events(self, since: float = 0.0) -> list[QueryEvent]:
         """Every event at or after ``since`` (seconds since the epoch), oldest first; [] when there is no log yet.

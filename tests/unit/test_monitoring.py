@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -142,6 +143,16 @@ def test_rows_from_many_threads_are_all_kept(tmp_path: Path) -> None:
     for thread in threads:
         thread.join()
     assert len(log.events()) == 100
+
+
+def test_rows_older_than_the_kept_days_are_deleted_as_new_ones_come_in(tmp_path: Path) -> None:
+    now = time.time()
+    log = QueryLog(tmp_path / FILE_NAME, keep_days=90)
+    for days_ago in (400, 120, 91):
+        QueryLog(tmp_path / FILE_NAME).record(_event(now - days_ago * 86400))  # written by a log that keeps all
+    log.record(_event(now - 89 * 86400))
+    log.record(_event(now))
+    assert [round((now - e.at) / 86400) for e in log.events()] == [89, 0]
 
 
 def _command_line_on(service: RagService, monkeypatch: pytest.MonkeyPatch) -> None:
