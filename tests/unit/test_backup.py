@@ -98,6 +98,22 @@ def test_an_imported_archive_answers_searches_as_the_original_did(
     assert restored.check_consistency().ok
 
 
+def test_an_archive_imports_into_a_storage_whose_vectors_live_on_a_chroma_run_server(
+    source: RagService, minilm_embedder, server_settings: Settings, tmp_path: Path
+) -> None:
+    archive = tmp_path / "backup.zip"
+    exported = source.export_base(archive)
+    team = RagService(replace(server_settings, storage_dir=tmp_path / "team"), embedder=minilm_embedder)
+
+    imported = team.import_base(archive)
+
+    assert (imported.sources, imported.chunks) == (2, exported.chunks)
+    check = team.check_consistency()
+    assert check.ok and check.vector_chunks == exported.chunks  # the vectors are on the server
+    for query in QUERIES:
+        assert [h.chunk.chunk_id for h in team.search(query)] == [h.chunk.chunk_id for h in source.search(query)]
+
+
 def test_another_embedding_model_is_refused_naming_both(source: RagService, e5_embedder, tmp_path: Path) -> None:
     archive = tmp_path / "backup.zip"
     source.export_base(archive)
