@@ -17,13 +17,15 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Literal
 
 from rag.answers.facts import ERAS, Fact, facts_of
 from rag.answers.faithfulness import normalize
 from rag.quiz.wellformed import is_well_formed
 
+# a line that is a heading: Markdown "#", or short without sentence punctuation at its end
+_HEADING = re.compile(r"^(?:#.*|[^.。!?！？:：]{1,60})$")
 Kind = Literal["number", "date", "time", "version", "identifier", "name", "polarity", "comparison"]
 WINDOW = 4
 KIND_LABELS: dict[str, tuple[str, str]] = {  # (English, Japanese) name of what was changed
@@ -168,7 +170,11 @@ def perturb(statement: str, document: Sequence[str], rng: random.Random) -> Pert
         The perturbation: one fact, the polarity or one comparison changed, never stated in the document.
     """
     corpus = [normalize(text) for text in document]
-    makers: list[Callable[[str, Sequence[str], random.Random], list[Change]]] = [_fact_changes, _comparisons]
+    names_from = tuple(document)  # as written: its line breaks tell headings from sentences
+    makers: list[Callable[[str, Sequence[str], random.Random], list[Change]]] = [
+        partial(_fact_changes, names_from=names_from),
+        _comparisons,
+    ]
     rng.shuffle(makers)
     makers.append(_polarity)  # a flipped ending is the plainest change: the last resort
     for maker in makers:
@@ -213,9 +219,12 @@ def changed_value(fact: Fact, rng: random.Random) -> str | None:
     return None
 
 
-def _fact_changes(statement: str, corpus: Sequence[str], rng: random.Random) -> list[Change]:
+def _fact_changes(
+    statement: str, corpus: Sequence[str], rng: random.Random, names_from: tuple[str, ...] = ()
+) -> list[Change]:
     facts = facts_of(statement)
-    pool = _swappable(tuple(corpus)) if any(f.kind in ("name", "identifier") for f in facts) else {}
+    wanted = any(f.kind in ("name", "identifier") for f in facts)
+    pool = _swappable(names_from or tuple(corpus)) if wanted else {}
     changes: list[Change] = []
     for fact in facts:
         start = statement.find(fact.text)
@@ -223,7 +232,7 @@ def _fact_changes(statement: str, corpus: Sequence[str], rng: random.Random) -> 
             continue
         if fact.kind in ("name", "identifier"):
             others = list(dict.fromkeys(f.text for f in pool.get(fact.kind, []) if f.value != fact.value))
-            others = [o for o in others if o not in statement]
+            others = [o for o in others if o not in statement and _shape(o) == _shape(fact.text)]
             replacement = rng.choice(others) if others else None
         else:
             replacement = changed_value(fact, rng)
@@ -235,13 +244,22 @@ def _fact_changes(statement: str, corpus: Sequence[str], rng: random.Random) -> 
 
 @lru_cache(maxsize=4)
 def _swappable(corpus: tuple[str, ...]) -> dict[str, list[Fact]]:
-    """The document's names and identifiers by kind (cached: one quiz perturbs several statements of it)."""
+    """The names and identifiers the document's sentences use, by kind (cached: one quiz perturbs several
+    statements of it). Headings are left out: "Some Words On Spacing" or "SPACE" there is a title, not a name."""
     pool: dict[str, list[Fact]] = {}
     for text in corpus:
-        for fact in facts_of(text):
-            if fact.kind in ("name", "identifier"):
-                pool.setdefault(fact.kind, []).append(fact)
+        for line in text.splitlines():
+            if _HEADING.match(line.strip()):
+                continue
+            for fact in facts_of(line):
+                if fact.kind in ("name", "identifier"):
+                    pool.setdefault(fact.kind, []).append(fact)
     return pool
+
+
+def _shape(name: str) -> tuple[bool, int]:
+    """What a swapped-in name must look like to pass for the original: an acronym for an acronym, as many words."""
+    return name.isupper(), len(name.split())
 
 
 def _polarity(statement: str, corpus: Sequence[str], rng: random.Random) -> list[Change]:

@@ -138,6 +138,17 @@ def test_names_and_identifiers_are_swapped_for_others_from_the_same_document() -
     assert identifiers and identifiers <= {f.text for f in facts_of(document[0]) if f.kind == "identifier"}
 
 
+def test_a_name_is_swapped_for_a_name_of_its_shape_from_the_text_never_for_a_heading() -> None:
+    document = [
+        "# Some Words On Spacing\nBackups go to the Kestrel Systems vault. The Orion Team reads the weekly report.",
+        "SPACE\nKeys are AES keys. The API lists snapshots. Ask Ada about restores.",
+    ]
+    names = {perturb("The Kestrel Systems vault holds the backups.", document, random.Random(s)) for s in range(40)}
+    assert {c.replacement for c in names if c and c.kind == "name"} == {"The Orion Team"}
+    acronyms = {perturb("Keys are AES keys rotated every 90 days.", document, random.Random(s)) for s in range(40)}
+    assert {c.replacement for c in acronyms if c and c.kind == "name"} == {"API"}
+
+
 @pytest.mark.parametrize(
     ("statement", "flipped"),
     [
