@@ -125,7 +125,8 @@ def test_upload_stats_search_ask_quiz_in_a_real_browser(server: str, tmp_path: P
             page.goto(server)
             expect(page.get_by_role("heading", name="ドキュメントのアップロード")).to_be_visible(timeout=WAIT_MS)
             print(f"first page rendered {time.monotonic() - started:.2f} s after the server answered")
-            expect(page.get_by_text("使用中: extractive")).to_be_visible()
+            # the sidebar is drawn after the page, whose first run opens the index
+            expect(page.get_by_text("使用中: extractive")).to_be_visible(timeout=WAIT_MS)
 
             # 1. upload through the real file chooser
             page.locator("input[type=file]").set_input_files(str(pdf))
@@ -193,7 +194,8 @@ def test_a_first_visit_straight_to_a_page_shows_the_dashboard_and_nothing_leaves
         try:
             page.goto(f"{server}/search")
             expect(page.get_by_label("検索クエリ")).to_be_visible(timeout=WAIT_MS)
-            expect(page.get_by_text("使用中: extractive")).to_be_visible()  # the shared sidebar: the dashboard ran
+            # the sidebar is drawn after the page, whose first run opens the index
+            expect(page.get_by_text("使用中: extractive")).to_be_visible(timeout=WAIT_MS)  # the shared sidebar: the dashboard ran
             icons = page.eval_on_selector_all("link[rel~='icon']", "links => links.map(link => link.href)")
             page.wait_for_timeout(1500)
         finally:

@@ -38,6 +38,8 @@ def _upload(page: Page, base: str, path: Path) -> None:
 
     page.get_by_role("link", name="アップロード").click()
     _choose(page, "追加先のナレッジベース", base)
+    # the rerun after choosing the base replaces the uploader; until it ends the old one may still be on the page
+    expect(page.locator("input[type=file]")).to_have_count(1, timeout=WAIT_MS)
     page.locator("input[type=file]").set_input_files(str(path))
     expect(page.get_by_text(path.name).first).to_be_visible()
     page.get_by_role("button", name="インデックスに追加").click()
@@ -93,8 +95,12 @@ def test_create_a_base_upload_into_it_switch_bases_and_ask_in_each(server: str, 
 
             # coffee alone
             sidebar = page.get_by_test_id("stSidebar")
-            sidebar.get_by_role("button", name="Clear all").click()
             _choose(page, "使うナレッジベース", "coffee")
+            expect(sidebar.get_by_label("Remove coffee")).to_have_count(1, timeout=WAIT_MS)
+            # then default out (an empty choice means default, so it cannot be cleared first)
+            sidebar.get_by_label("Remove default").click()
+            expect(sidebar.get_by_label("Remove default")).to_have_count(0, timeout=WAIT_MS)
+            page.wait_for_timeout(1500)  # the change reruns the page: let it redraw before the next widget is used
             _clear_history(page)
             _ask(page, "How many bars does the pump of the espresso machine build?")
             expect(page.get_by_text("[1] lyra.md · coffee").last).to_be_visible()
