@@ -5,11 +5,16 @@ Run: ``.venv/bin/python -m bench.embed --backends [--chunks 1000] [--configs tor
 caches): it embeds the same 800-character chunks, half Japanese (JSQuAD paragraphs of one article joined) and
 half English (SciFact abstracts), after a warm-up, then times single warm queries. Rates are per wall second and
 per CPU second (the second is less distorted when other jobs share the cores). Cosine to fp32 is per chunk.
+``onnx-int8-static`` is the calibrated int8 model (``RAG_EMBEDDING_QUANTIZATION=static``).
 
-``--ingest FOLDER`` times indexing a folder from scratch with each configuration. ``--quality`` adds nDCG@10 of
-hybrid, dense and BM25 through the real pipeline (``RagService.evaluate``) on
+``--ingest FOLDER`` times indexing a folder from scratch with each configuration (``--ocr-cache DIR`` copies an
+``ocr_cache`` into each fresh storage so OCR does not dominate; ``--keep-storage DIR`` keeps the indexes).
+``--compare-stored BASE OTHER`` prints the cosine of the vectors two kept indexes hold for the same chunks, and
+``--from-index BASE`` takes the speed run's chunks from an index and its stored vectors as the cosine's reference.
+``--quality`` adds nDCG@10 of hybrid, dense and BM25 through the real pipeline (``RagService.evaluate``) on
 SciFact (train qrels) and JSQuAD, each subsampled to ``--docs`` documents (every relevant document of the first
-``--queries`` queries, then the others in corpus order) to keep two cores' time in minutes; the subsample is printed.
+``--queries`` queries, then the others in corpus order; ``--docs 0``: whole corpora) to keep two cores' time in
+minutes; the subsample is printed. ``--scores FILE`` keeps the scores across runs (one back end per run).
 """
 
 from __future__ import annotations
@@ -140,7 +145,7 @@ def compare(configs: list[str], models_dir: Path, n: int, from_index: Path | Non
           f"chars from {origin} ({ja} ja, {len(texts) - ja} en), one process per config, ratios against "
           f"{configs[0]}" + (f"; cosine to the vectors stored in {from_index}" if from_index else ""))  # fmt: skip
     print(f"{'config':11s} {'chunks/s':>8s} {'x':>5s} {'/cpu-s':>7s} {'x':>5s} {'query p50':>9s} {'peak RSS':>9s} "
-          f"{'load':>6s}  cosine to {configs[0]} min / mean", flush=True)  # fmt: skip
+          f"{'load':>6s}  cosine to {'stored' if from_index else configs[0]} min / mean", flush=True)  # fmt: skip
     base: dict = {}
     with tempfile.TemporaryDirectory() as scratch:
         texts_file = Path(scratch) / "texts.json"
