@@ -47,6 +47,9 @@ EMBEDDING_PRECISIONS = ("fp32", "bf16", "int8")
 """Number format of the embedding model: ``fp32`` (as trained), ``bf16`` (torch only; fast only on CPUs with
 AVX512_BF16/AMX) or ``int8`` (torch: dynamic quantization of the linear layers at load; onnx: dynamic int8 model
 quantized offline with the configuration this CPU's flags call for)."""
+EMBEDDING_QUANTIZATIONS = ("dynamic", "static")
+"""How onnx int8 got its activation ranges: ``dynamic`` (measured per batch at run time) or ``static`` (calibrated
+once when the model is built: ``python -m rag.models.onnx_export --precision int8 --quantization static``)."""
 
 
 def _default_doc_type_rules() -> dict[str, str]:
@@ -91,10 +94,12 @@ class Settings:
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
     embedding_batch_size: int = 32
     # torch + fp32 stays the default: no back end reached the 2.5x fp32 chunks/s a switch needs on this AVX2 CPU
-    # (onnx int8 0.95x per CPU-second, torch int8 1.30x at cosine 0.95; README "Embedding back ends"). Another
-    # back end or precision is another index identity: `python -m rag check --reembed` after switching.
+    # (onnx int8 0.95x per CPU-second, a whole ingest 1.42x; torch int8 1.30x at cosine 0.95), and onnx int8 moved
+    # SciFact's hybrid nDCG@10 by -0.0058 (README "Embedding back ends"). Another back end or precision is another
+    # index identity: `python -m rag check --reembed` after switching.
     embedding_backend: str = "torch"  # EMBEDDING_BACKENDS
     embedding_precision: str = "fp32"  # EMBEDDING_PRECISIONS
+    embedding_quantization: str = "dynamic"  # EMBEDDING_QUANTIZATIONS (onnx int8 only)
 
     chunk_size: int = 800
     chunk_overlap: int = 120
@@ -278,6 +283,18 @@ class Settings:
             )
         if self.embedding_backend == "onnx" and self.embedding_precision == "bf16":
             raise ConfigError("embedding_precision=bf16 runs on the torch backend only; with onnx use fp32 or int8")
+        if self.embedding_quantization not in EMBEDDING_QUANTIZATIONS:
+            raise ConfigError(
+                f"embedding_quantization={self.embedding_quantization!r}; allowed: {', '.join(EMBEDDING_QUANTIZATIONS)}"
+            )
+        if self.embedding_quantization == "static" and (self.embedding_backend, self.embedding_precision) != (
+            "onnx",
+            "int8",
+        ):
+            raise ConfigError(
+                "embedding_quantization=static applies to onnx int8 only: set RAG_EMBEDDING_BACKEND=onnx and "
+                "RAG_EMBEDDING_PRECISION=int8, or leave RAG_EMBEDDING_QUANTIZATION at dynamic"
+            )
         if self.bm25_k1 < 0 or not 0.0 <= self.bm25_b <= 1.0:
             raise ConfigError(f"bm25_k1={self.bm25_k1}, bm25_b={self.bm25_b}; allowed: k1 >= 0, 0 <= b <= 1")
         if not 0.0 <= self.semantic_weight <= 1.0:

@@ -151,6 +151,7 @@ def corpus_service(settings: Settings, corpus: Path, make_service: Callable[[Set
     embedding = settings.embedding_model
     if (settings.embedding_backend, settings.embedding_precision) != ("torch", "fp32"):  # another index identity
         embedding += f"-{settings.embedding_backend}-{settings.embedding_precision}"
+        embedding += "-static" if settings.embedding_quantization == "static" else ""
     model = re.sub(r"[^A-Za-z0-9._-]+", "_", embedding)[-40:]
     storage = settings.storage / "eval" / f"{corpus.parent.name}-{digest}-{model}"
     eval_settings = replace(

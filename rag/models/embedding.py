@@ -144,11 +144,11 @@ def load_embedder(settings: Settings) -> Embedder:
     if name == OFFLINE_ENGINE:
         name = DEFAULT_EMBEDDING_MODEL
     backend, precision = settings.embedding_backend, settings.embedding_precision
-    key = (name, settings.models, backend, precision)
+    key = (name, settings.models, backend, _precision_key(settings))
     with _cache_lock:  # one lock for all: two sessions asking at once still load a model once
         loaded = _cache.get(key)
         if loaded is None:
-            loaded = _load_for_backend(name, settings.models, backend, precision)
+            loaded = _load_for_backend(name, settings.models, backend, precision, settings.embedding_quantization)
             _cache[key] = loaded
     if isinstance(loaded, OnnxModel):
         fingerprint = f"{name}@{loaded.info['source_sha256'][:12]}+onnx-{precision}"
@@ -172,7 +172,7 @@ def configured_fingerprint(settings: Settings) -> str | None:
     name = DEFAULT_EMBEDDING_MODEL if name == OFFLINE_ENGINE else name
     backend, precision = settings.embedding_backend, settings.embedding_precision
     with _cache_lock:
-        loaded = _cache.get((name, settings.models, backend, precision))
+        loaded = _cache.get((name, settings.models, backend, _precision_key(settings)))
     if isinstance(loaded, _LoadedModel):
         return loaded.fingerprint
     if (backend, precision) != ("torch", "fp32"):
@@ -185,11 +185,19 @@ def configured_fingerprint(settings: Settings) -> str | None:
     return None
 
 
-def _load_for_backend(name: str, models_dir: Path, backend: str, precision: str) -> _LoadedModel | OnnxModel:
+def _precision_key(settings: Settings) -> str:
+    """The precision, with ``-static`` for calibrated int8: what tells two loaded models apart."""
+    static = settings.embedding_quantization == "static"
+    return settings.embedding_precision + ("-static" if static else "")
+
+
+def _load_for_backend(
+    name: str, models_dir: Path, backend: str, precision: str, quantization: str = "dynamic"
+) -> _LoadedModel | OnnxModel:
     if backend == "onnx":
         source = resolve_local_folder(name, models_dir)
-        hint = build_command(models_dir, name, precision)
-        model = load_onnx_model(converted_folder(models_dir, source, precision), hint)
+        hint = build_command(models_dir, name, precision, quantization)
+        model = load_onnx_model(converted_folder(models_dir, source, precision, quantization), hint)
         if model.info.get("source_sha256") != source_digest(source):
             raise ModelUnavailableError(
                 f"The ONNX model was converted from other weights than {source} now holds. Rebuild it: {hint}"

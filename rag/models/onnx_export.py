@@ -5,10 +5,13 @@ transformers < 4.58 (this project pins 5.23), so it cannot be installed here. Th
 libraries that back end wraps: torch's ONNX exporter for the graph, and ONNX Runtime's quantizer with the
 settings of Optimum's ``AutoQuantizationConfig`` for this CPU (``avx512_vnni``, ``avx512``, ``avx2`` or ``arm64``,
 chosen from the CPU's flags at build time and recorded). Dynamic int8: weights quantized per channel (symmetric),
-activations per batch (asymmetric uint8), no calibration needed.
+activations per batch (asymmetric uint8), no calibration needed. Static int8 (``--quantization static``,
+``rag.models.static_quantization``): activation ranges calibrated once on the shipped sample or on the chunks of
+an index (``--calibrate-from STORAGE``).
 
-Run ``python -m rag.models.onnx_export [--models-dir DIR] [--model NAME] --precision int8`` once; the folder it
-writes (``<models>/<model folder>-onnx-<precision>``) is what ``RAG_EMBEDDING_BACKEND=onnx`` loads.
+Run ``python -m rag.models.onnx_export [--models-dir DIR] [--model NAME] --precision int8 [--quantization static]``
+once; the folder it writes (``<models>/<model folder>-onnx-<precision>[-static]``) is what
+``RAG_EMBEDDING_BACKEND=onnx`` (with ``RAG_EMBEDDING_QUANTIZATION=static`` for the static one) loads.
 """
 
 from __future__ import annotations
@@ -25,19 +28,22 @@ from rag.errors import ModelUnavailableError
 from rag.models.e5_rebuild import file_sha256
 
 ONNX_PRECISIONS = ("fp32", "int8")
+ONNX_QUANTIZATIONS = ("dynamic", "static")
 INFO_FILE = "onnx_info.json"
 _TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json")
 _WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
 
 
-def converted_folder(models_dir: Path, source: Path, precision: str) -> Path:
-    """Where the ONNX conversion of ``source`` at ``precision`` lives."""
-    return models_dir / f"{source.name}-onnx-{precision}"
+def converted_folder(models_dir: Path, source: Path, precision: str, quantization: str = "dynamic") -> Path:
+    """Where the ONNX conversion of ``source`` at ``precision`` lives (static int8 beside the dynamic one)."""
+    suffix = "-static" if precision == "int8" and quantization == "static" else ""
+    return models_dir / f"{source.name}-onnx-{precision}{suffix}"
 
 
-def build_command(models_dir: Path, model: str, precision: str) -> str:
+def build_command(models_dir: Path, model: str, precision: str, quantization: str = "dynamic") -> str:
     """The command line that builds the converted model (quoted in error messages)."""
-    return f"python -m rag.models.onnx_export --models-dir {models_dir} --model {model} --precision {precision}"
+    command = f"python -m rag.models.onnx_export --models-dir {models_dir} --model {model} --precision {precision}"
+    return command + (" --quantization static" if precision == "int8" and quantization == "static" else "")
 
 
 def cpu_quantization_target(cpuinfo: str | None = None) -> str:
@@ -109,23 +115,35 @@ def _quantize_dynamic(fp32_path: Path, int8_path: Path, target: str) -> None:
     )
 
 
-def build_onnx_model(source: Path, target: Path, precision: str) -> Path:
+def build_onnx_model(
+    source: Path,
+    target: Path,
+    precision: str,
+    quantization: str = "dynamic",
+    calibration_texts: list[str] | None = None,
+    calibration_origin: str = "",
+) -> Path:
     """Convert the sentence-transformers folder ``source`` into ``target`` (replaced if it exists).
 
     Args:
         source: a local sentence-transformers folder (a BERT-like transformer, then pooling).
         target: the folder to write: ``model.onnx``, the tokenizer, and ``onnx_info.json``.
-        precision: ``fp32`` or ``int8`` (dynamic quantization for this CPU).
+        precision: ``fp32`` or ``int8`` (quantized for this CPU).
+        quantization: int8 only: ``dynamic`` (activation ranges per batch) or ``static`` (calibrated here).
+        calibration_texts: static only: the texts to calibrate on (default: the shipped sample).
+        calibration_origin: static only: where the texts came from, recorded in ``onnx_info.json``.
 
     Returns:
         ``target``.
 
     Raises:
-        ValueError: ``precision`` is not one of ``ONNX_PRECISIONS``.
+        ValueError: ``precision`` or ``quantization`` is not an allowed value.
         ModelUnavailableError: ``source`` is not a convertible folder.
     """
     if precision not in ONNX_PRECISIONS:
         raise ValueError(f"precision={precision!r}; allowed: {', '.join(ONNX_PRECISIONS)}")
+    if quantization not in ONNX_QUANTIZATIONS:
+        raise ValueError(f"quantization={quantization!r}; allowed: {', '.join(ONNX_QUANTIZATIONS)}")
     if not (source / "config.json").is_file():
         raise ModelUnavailableError(f"{source} is not a model folder (no config.json); build or choose another.")
     started = time.perf_counter()
@@ -135,10 +153,19 @@ def build_onnx_model(source: Path, target: Path, precision: str) -> Path:
         work = Path(scratch)
         fp32_path = work / "fp32.onnx"
         _export_fp32(source, fp32_path)
-        quantization = ""
-        if precision == "int8":
-            quantization = f"dynamic-{cpu_quantization_target()}"
-            _quantize_dynamic(fp32_path, work / "model.onnx", cpu_quantization_target())
+        target_cpu = cpu_quantization_target()
+        how, calibration = "", ""
+        if precision == "int8" and quantization == "static":
+            from rag.models.static_quantization import quantize_static_int8, shipped_calibration_texts
+
+            texts = calibration_texts or shipped_calibration_texts()
+            calibration = f"{len(texts)} texts from {calibration_origin or 'the shipped sample'}"
+            quantize_static_int8(fp32_path, work / "model.onnx", source, texts, target_cpu, _prompts(source))
+            how = f"static-{target_cpu}"
+            fp32_path.unlink()
+        elif precision == "int8":
+            how = f"dynamic-{target_cpu}"
+            _quantize_dynamic(fp32_path, work / "model.onnx", target_cpu)
             fp32_path.unlink()
         else:
             fp32_path.rename(work / "model.onnx")
@@ -149,7 +176,8 @@ def build_onnx_model(source: Path, target: Path, precision: str) -> Path:
             "source": source.name,
             "source_sha256": digest,
             "precision": precision,
-            "quantization": quantization,
+            "quantization": how,
+            "calibration": calibration,
             "pooling": _pooling(source),
             "prompts": _prompts(source),
             "max_seq_length": _max_seq_length(source),
@@ -193,13 +221,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models-dir", type=Path, default=None, help="models folder (default: settings' models)")
     parser.add_argument("--model", default=DEFAULT_EMBEDDING_MODEL, help="embedding model name or local folder")
     parser.add_argument("--precision", choices=ONNX_PRECISIONS, default="int8")
+    parser.add_argument("--quantization", choices=ONNX_QUANTIZATIONS, default="dynamic", help="int8 only")
+    parser.add_argument("--calibrate-from", type=Path, help="static: calibrate on chunks of the index in this storage")
+    parser.add_argument("--calibration-chunks", type=int, default=256, help="static: chunks sampled from the index")
     parser.add_argument("--if-missing", action="store_true", help="do nothing when the converted model exists")
     args = parser.parse_args(argv)
     settings = Settings.from_env(**({"model_dir": args.models_dir} if args.models_dir else {}))
     source = resolve_local_folder(args.model, settings.models)
-    if args.if_missing and (converted_folder(settings.models, source, args.precision) / INFO_FILE).is_file():
+    folder = converted_folder(settings.models, source, args.precision, args.quantization)
+    if args.if_missing and (folder / INFO_FILE).is_file():
         return 0
-    target = build_onnx_model(source, converted_folder(settings.models, source, args.precision), args.precision)
+    texts, origin = None, ""
+    if args.calibrate_from is not None:
+        from rag.models.static_quantization import indexed_calibration_texts
+
+        texts = indexed_calibration_texts(args.calibrate_from, args.calibration_chunks)
+        origin = f"the index in {args.calibrate_from}"
+    target = build_onnx_model(source, folder, args.precision, args.quantization, texts, origin)
     info = _read_json(target / INFO_FILE)
     how = info.get("quantization") or "not quantized"
     print(f"built {target} ({args.precision}, {how}) in {info['build_seconds']} s")

@@ -194,8 +194,8 @@ def test_a_first_visit_straight_to_a_page_shows_the_dashboard_and_nothing_leaves
         try:
             page.goto(f"{server}/search")
             expect(page.get_by_label("検索クエリ")).to_be_visible(timeout=WAIT_MS)
-            # the sidebar is drawn after the page, whose first run opens the index
-            expect(page.get_by_text("使用中: extractive")).to_be_visible(timeout=WAIT_MS)  # the shared sidebar: the dashboard ran
+            # the shared sidebar (drawn after the page): the dashboard ran
+            expect(page.get_by_text("使用中: extractive")).to_be_visible(timeout=WAIT_MS)
             icons = page.eval_on_selector_all("link[rel~='icon']", "links => links.map(link => link.href)")
             page.wait_for_timeout(1500)
         finally:
