@@ -14,7 +14,9 @@ each tensor's values rather than its min/max, so one outlier token does not stre
 
 from __future__ import annotations
 
+import contextlib
 import random
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -36,23 +38,27 @@ def shipped_calibration_texts() -> list[str]:
 def indexed_calibration_texts(storage: Path, count: int, seed: int = 0) -> list[str]:
     """Up to ``count`` chunk texts spread over the index in ``storage`` (the user's own documents).
 
+    Reads the manifest's ``chunks`` table read-only with sqlite3: the index layer imports this package (for its
+    embedder), so this package does not import the index layer.
+
     Raises:
         ModelUnavailableError: ``storage`` holds no manifest or no chunks.
     """
-    from rag.index.manifest import Manifest
-
     path = storage / "manifest.sqlite3"
     if not path.is_file():
         raise ModelUnavailableError(
             f"{storage} holds no index (no manifest.sqlite3); index documents there first, or leave out "
             "--calibrate-from to calibrate on the shipped sample."
         )
-    manifest = Manifest(path)
-    ids = sorted(manifest.all_chunk_ids())
-    if not ids:
-        raise ModelUnavailableError(f"The index in {storage} holds no chunks to calibrate on; index documents first.")
-    chosen = random.Random(seed).sample(ids, min(count, len(ids)))
-    return [chunk.text for chunk in manifest.chunks_by_id(chosen).values() if chunk.text.strip()]
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        ids = sorted(row[0] for row in db.execute("SELECT chunk_id FROM chunks"))
+        if not ids:
+            raise ModelUnavailableError(
+                f"The index in {storage} holds no chunks to calibrate on; index documents first."
+            )
+        chosen = random.Random(seed).sample(ids, min(count, len(ids)))
+        texts = [db.execute("SELECT text FROM chunks WHERE chunk_id = ?", (i,)).fetchone()[0] for i in chosen]
+    return [text for text in texts if text.strip()]
 
 
 class TextCalibrationReader:
