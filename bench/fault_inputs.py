@@ -26,7 +26,16 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from rag.records import FileOutcome  # noqa: E402
-from tests.docmaker import EN_PARAGRAPHS, JA_PARAGRAPHS, Slide, make_docx, make_pdf, make_pptx, make_xlsx  # noqa: E402
+from tests.docmaker import (  # noqa: E402
+    EN_PARAGRAPHS,
+    JA_PARAGRAPHS,
+    Slide,
+    inflate_part,
+    make_docx,
+    make_pdf,
+    make_pptx,
+    make_xlsx,
+)
 
 TEXT = "\n\n".join(JA_PARAGRAPHS[:2] + EN_PARAGRAPHS[:2])
 
@@ -45,14 +54,8 @@ def _pdf(tmp: Path, **options: str) -> bytes:
 
 def _bomb(tmp: Path, make: Callable[[Path], Path], part: str) -> bytes:
     """An Office file whose ``part`` is 300 MB of spaces: about 0.3 MB packed."""
-    with zipfile.ZipFile(make(tmp / "bomb")) as original:
-        members = {info.filename: original.read(info) for info in original.infolist()}
-    members[part] = b'<?xml version="1.0" encoding="UTF-8"?>\n' + b" " * (300 * 1024 * 1024)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as bomb:
-        for name, data in members.items():
-            bomb.writestr(name, data)
-    return buffer.getvalue()
+    xml = b'<?xml version="1.0" encoding="UTF-8"?>\n' + b" " * (300 * 1024 * 1024)
+    return inflate_part(make(tmp / "bomb"), part, xml).read_bytes()
 
 
 def _truncated_pdf(tmp: Path) -> bytes:

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.fault_inputs import folder_inputs, meets, uploads  # noqa: E402
 from rag.errors import LLMError, UploadNameError  # noqa: E402
-from rag.ingest.uploads import safe_upload_name  # noqa: E402
+from rag.ingest.uploads import printable_name, safe_upload_name  # noqa: E402
 from rag.llm.base import Message  # noqa: E402
 from rag.llm.ollama_backend import OllamaBackend  # noqa: E402
 from rag.models.embedding import MINILM_OFFLINE  # noqa: E402
@@ -69,7 +69,7 @@ def _stored_name(name: str) -> str:
     try:
         return safe_upload_name(name)
     except UploadNameError:
-        return "".join(c for c in name if c.isprintable())[:120] or "(unnamed upload)"
+        return printable_name(name)
 
 
 def crash_points(runner: IndexRunner, work: Path, models: Path, kills: int) -> tuple[int, int, int]:

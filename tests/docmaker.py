@@ -7,9 +7,11 @@ break falls inside a Japanese sentence. Other helpers and UI tests import these 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
 import textwrap
+import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -310,4 +312,17 @@ def make_pptx(path: Path, slides: Sequence[Slide], *, title: str = "") -> Path:
     if title:
         deck.core_properties.title = title
     deck.save(str(path))
+    return path
+
+
+def inflate_part(path: Path, part: str, xml: bytes) -> Path:
+    """Rewrite an Office file with ``part`` replaced by ``xml`` (a ZIP bomb when ``xml`` is huge and repetitive)."""
+    with zipfile.ZipFile(path) as original:
+        members = {info.filename: original.read(info) for info in original.infolist()}
+    members[part] = xml
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as bomb:
+        for name, data in members.items():
+            bomb.writestr(name, data)
+    path.write_bytes(buffer.getvalue())
     return path

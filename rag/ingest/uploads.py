@@ -89,12 +89,13 @@ def save_uploads(folder: Path, files: Sequence[tuple[str, bytes]]) -> tuple[list
         try:
             saved.append(save_upload(folder, name, data))
         except UploadNameError as err:
-            refused.append((_printable(name), str(err)))
+            refused.append((printable_name(name), str(err)))
         except OSError as err:
             message = f"Could not save the upload: {err.strerror or err}. Free disk space and retry."
-            refused.append((_printable(name), message))
+            refused.append((printable_name(name), message))
     return saved, refused
 
 
-def _printable(name: str) -> str:
+def printable_name(name: str) -> str:
+    """How a refused upload is named in the report: control characters removed, at most 120 characters."""
     return _CONTROL.sub("", name)[:120] or "(unnamed upload)"

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import zipfile
 from pathlib import Path
 
 import pytest
-from docmaker import JA_PARAGRAPHS, Slide, make_docx, make_pdf, make_pptx, make_xlsx
+from docmaker import JA_PARAGRAPHS, Slide, inflate_part, make_docx, make_pdf, make_pptx, make_xlsx
 
 from rag.errors import DocumentReadError
 from rag.ingest.parsing import SUPPORTED_EXTENSIONS, parse_file
@@ -107,19 +105,6 @@ def test_docx_with_one_huge_text_run_is_a_clear_error(tmp_path: Path) -> None:
         parse_file(path, SETTINGS)
 
 
-def _inflate_part(path: Path, part: str, xml: bytes) -> Path:
-    """Rewrite an Office file with ``part`` replaced by ``xml`` (a ZIP bomb when ``xml`` is huge and repetitive)."""
-    with zipfile.ZipFile(path) as original:
-        members = {info.filename: original.read(info) for info in original.infolist()}
-    members[part] = xml
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as bomb:
-        for name, data in members.items():
-            bomb.writestr(name, data)
-    path.write_bytes(buffer.getvalue())
-    return path
-
-
 @pytest.mark.parametrize("kind", ["docx", "xlsx", "pptx"])
 def test_office_zip_bomb_is_refused_before_parsing(tmp_path: Path, kind: str) -> None:
     makers = {
@@ -129,7 +114,7 @@ def test_office_zip_bomb_is_refused_before_parsing(tmp_path: Path, kind: str) ->
     }
     part = {"docx": "word/document.xml", "xlsx": "xl/worksheets/sheet1.xml", "pptx": "ppt/slides/slide1.xml"}[kind]
     head = b'<?xml version="1.0" encoding="UTF-8"?>\n'
-    path = _inflate_part(makers[kind](tmp_path / f"bomb.{kind}"), part, head + b" " * (48 * 1024 * 1024))
+    path = inflate_part(makers[kind](tmp_path / f"bomb.{kind}"), part, head + b" " * (48 * 1024 * 1024))
     assert path.stat().st_size < 1024 * 1024
     with pytest.raises(DocumentReadError, match=r"unpacks from 0\.\d MB to 4\d MB"):
         parse_file(path, SETTINGS)
