@@ -11,7 +11,8 @@ supported by evidence only when
 - enough of its content words occur there (``rag.answers.faithfulness.support``).
 
 A fact the question itself states and the passages hold is the asker's premise (``premises``), not something the
-answer must prove again; across languages (a Japanese answer about an English page) no words are shared, so the
+answer must prove again, unless the evidence names another identifier in its place (a table row about another
+function); across languages (a Japanese answer about an English page) no words are shared, so the
 claim's quantities and polarity decide, and a claim without a quantity is not verified.
 
 Everything here is lexical and explainable: a failed check names the missing fact or the flipped polarity. The
@@ -101,6 +102,7 @@ def check_claim(
     """
     stated = facts_of(claim)
     facts = tuple(f for f in stated if not any(same_fact(f, g) for g in given))
+    premised = tuple(f for f in stated if f.kind == "identifier" and f not in facts)
     measured = any(f.kind in ("number", "date", "time", "version") for f in facts)
     worded = f"{context} {claim}" if context else claim
     language = detect_language(claim)
@@ -110,6 +112,7 @@ def check_claim(
     for window, reading, size in _windows(evidence, WINDOW_SENTENCES):
         window_facts = facts_of(reading)
         missing = tuple(f for f in facts if not fact_found(f, window_facts, plain_text(reading)))
+        missing += tuple(f for f in premised if _about_another(f, window_facts, reading))
         share = support(worded, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its quantities
         # (numbers, dates, times, versions) and polarity must carry the check; a claim without one is not verified
@@ -128,6 +131,23 @@ def check_claim(
     if not reason and (past := former_state(claim, best.evidence)):
         reason = f"the cited text describes a former state ({past}); the claim states it as current"
     return ClaimCheck(not reason, best.evidence, best.missing, conflict, best.support, reason)
+
+
+def _about_another(premise: Fact, window_facts: tuple[Fact, ...], reading: str) -> bool:
+    """Whether the evidence names a sibling of the question's identifier instead of it: a premise restated by the
+    claim needs no proof where the evidence leaves its subject implicit, but "| TEEC_InitializeContext | Yes |" is
+    no evidence about TEEC_RequestCancellation (siblings share the prefix before ``_``, ``.``, ``:`` or ``(``)."""
+    family = _family(premise.value)
+    siblings = [f for f in window_facts if f.kind == premise.kind and family and _family(f.value) == family]
+    return any(not same_fact(f, premise) for f in siblings) and not fact_found(
+        premise, window_facts, plain_text(reading)
+    )
+
+
+def _family(identifier: str) -> str:
+    """The prefix an API's identifiers share (``TEEC`` of ``TEEC_OpenSession``); "" for one without a separator."""
+    match = re.match(r"([^_.:(]+)[_.:(]", identifier)
+    return match.group(1) if match else ""
 
 
 def sentence_units(evidence: str) -> list[tuple[str, str]]:

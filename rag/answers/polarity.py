@@ -56,18 +56,24 @@ def is_negated(sentence: str) -> bool:
 
 
 def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> bool:
-    """Whether the claim's polarity differs from the evidence sentence it restates (when it restates one).
+    """Whether the claim's polarity differs from the evidence sentence it restates (when it restates one: the sentence
+    sharing most of its words, or failing that the one holding its facts).
 
     ``across``: claim and evidence are in different languages, so no words are shared; the sentence restated is
     then the one holding most of the claim's facts, and polarity is always compared with it.
     """
     # sentences end at their punctuation here, not at line breaks: a slide or a wrapped PDF line breaks mid-sentence
     sentences = [s for s in _PUNCTUATED_END.split(evidence) if s.strip()] or [evidence]
+    facts = facts_of(claim)
+    held = [sum(fact_found(f, facts_of(s), plain_text(s)) for f in facts) for s in sentences]
+    by_facts = sentences[max(range(len(sentences)), key=held.__getitem__)]
     if across:
-        facts = facts_of(claim)
-        closest = max(sentences, key=lambda s: sum(fact_found(f, facts_of(s), plain_text(s)) for f in facts))
-        return is_negated(claim) != is_negated(closest)
+        return is_negated(claim) != is_negated(by_facts)
     closest = max(sentences, key=lambda s: support(claim, s))
     if support(claim, closest) < POLARITY_MIN_SUPPORT:
-        return False
+        # few words in common, but the sentence holding the claim's facts is what it restates: a table row
+        # "| TEEC_RequestCancellation | No |" against "TEEC_RequestCancellation is implemented"
+        if not max(held, default=0):
+            return False
+        closest = by_facts
     return is_negated(claim) != is_negated(closest)

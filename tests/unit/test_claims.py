@@ -51,6 +51,34 @@ def test_a_flipped_polarity_is_caught_even_when_the_words_match() -> None:
 
 
 @needs_realdocs
+def test_a_question_s_identifier_is_not_vouched_for_by_a_table_row_about_another_one() -> None:
+    """mTower's table: TEEC_InitializeContext is implemented ("Yes"), TEEC_RequestCancellation is not ("No")."""
+    passage = chunk_with("en_mtower_functionality_description.md", "TEEC_InitializeContext", "TEEC_RequestCancellation")
+    question = "Does mTower implement TEEC_RequestCancellation?"
+    given = premises(question, [passage.text])
+    other_row = "| **GP TEE Client API** |**Implemented**| **Comments** |\n|---|---|---|\n" + next(
+        line for line in passage.text.splitlines() if "TEEC_InitializeContext" in line
+    )
+    wrong = check_claim("Yes, TEEC_RequestCancellation is implemented [1].", other_row, given=given, context=question)
+    assert not wrong.supported and [f.text for f in wrong.missing] == ["TEEC_RequestCancellation"]
+    # its own row says "No" in the Implemented column: few words in common, but the row holds the claim's identifier
+    claim = "TEEC_RequestCancellation is implemented in the GP TEE Client API [1]."  # the model's own wording
+    own_row = check_claim(claim, passage.text, given=given, context=question)
+    assert not own_row.supported and own_row.polarity_conflict and "TEEC_RequestCancellation" in own_row.evidence
+    right = check_claim(
+        "No, TEEC_RequestCancellation is not implemented [1].", passage.text, given=given, context=question
+    )
+    assert right.supported, right.reason
+    # the premise still needs no repeating where the evidence names no other function
+    first = "OpenChain 仕様の適合認証の有効期間は認証取得時から18 か月であり、その期間を過ぎると認証は失効する。"
+    asked = "OpenChain仕様2.0の適合認証は、取得してからどのくらいの期間有効ですか？"
+    kept = check_claim(
+        "仕様2.0の適合認証は18か月有効です[1]。", first, given=premises(asked, [first, "2.0"]), context=asked
+    )
+    assert kept.supported, kept.reason
+
+
+@needs_realdocs
 def test_what_an_earlier_version_allowed_does_not_verify_a_claim_about_the_present() -> None:
     """The pTeX manual: 以前のpTeX allowed a kanji's internal code in \\catcode; the current one does not."""
     passage = chunk_with("ja_ptex_manual.pdf", "以前のpTEX では", "内部コード").text
