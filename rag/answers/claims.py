@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact
-from rag.answers.faithfulness import SUPPORT_THRESHOLD, sentence_spans, support
+from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, sentence_spans, support
 from rag.answers.polarity import polarity_conflict
 from rag.answers.prompts import detect_language
 from rag.answers.scope import former_state
@@ -36,6 +36,14 @@ WINDOW_SENTENCES = 3
 """Consecutive evidence sentences one claim may draw its facts from (a claim often joins two or three)."""
 WINDOW_PENALTY = 0.2
 """Score a window loses per sentence beyond the first, so a quote grows only for facts or words it adds."""
+TOPIC_SHARE = 1 / 3
+"""Share of the words a claim takes from the question that its evidence must hold at least: a sentence about case
+changing does not support "\\MakeUppercase changes the page margins", however many other words they share. On the
+recorded replies of the realdocs golden run (``bench/answers_replay.py``) the two claims shown as verified about
+something no document says held 0/7 and 2/7 of them; correct claims held 3/9 (a question naming its document) and
+more."""
+TOPIC_MIN_TOKENS = 3
+"""Below this many words taken from the question, a claim is too short to say what it is about."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,16 +70,28 @@ class ClaimCheck:
 # ---- the check ---------------------------------------------------------------------------------------------
 
 
-def premises(question: str, texts: Sequence[str]) -> tuple[Fact, ...]:
+def premises(question: str, texts: Sequence[str], sources: Sequence[str] = ()) -> tuple[Fact, ...]:
     """Facts the question states that the documents state too: the asker's premises, not the answer's claims.
 
     "OpenChain仕様2.0の認証は何か月有効？" answered "仕様2.0の認証は18か月有効です [1]" restates "2.0" from the
     question; the passage on duration never repeats it, yet the model invented nothing. A premise counts only when
     one of ``texts`` (the passages the model read) holds it as well, so a question's wrong number ("is the limit 10
-    seconds?") confirmed by the answer is still caught.
+    seconds?") confirmed by the answer is still caught. An identifier that names a document the passages come from
+    is a premise too: "H.R. 815" asked about the passages of ``bill_hr815.pdf`` (letters and digits of its file
+    name in ``sources``), whose sections never repeat the bill's number.
     """
     read = [(facts_of(text), plain_text(text)) for text in texts]
-    return tuple(fact for fact in facts_of(question) if any(fact_found(fact, facts, plain) for facts, plain in read))
+    names = [_letters_and_digits(source) for source in sources]
+    return tuple(
+        fact
+        for fact in facts_of(question)
+        if any(fact_found(fact, facts, plain) for facts, plain in read)
+        or (fact.kind == "identifier" and any(_letters_and_digits(fact.value) in name for name in names))
+    )
+
+
+def _letters_and_digits(text: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", plain_text(text).casefold())
 
 
 def check_claim(
@@ -81,6 +101,7 @@ def check_claim(
     threshold: float = SUPPORT_THRESHOLD,
     context: str = "",
     given: Sequence[Fact] = (),
+    topic: str = "",
 ) -> ClaimCheck:
     """Check one claim (an answer sentence, a quiz statement) against the text it cites.
 
@@ -96,6 +117,8 @@ def check_claim(
         context: words the claim leans on without repeating them (the question, for a bare "1954年"): they count
             towards its content words, never towards its facts or polarity.
         given: facts the claim may restate without the evidence holding them (``premises`` of the question).
+        topic: the question the claim answers: the words the claim takes from it are what the claim is about, and
+            at least ``TOPIC_SHARE`` of them must be in the evidence (same language only).
 
     Returns:
         The verdict, with the verbatim evidence sentence(s) to quote.
@@ -103,10 +126,11 @@ def check_claim(
     stated = facts_of(claim)
     facts = tuple(f for f in stated if not any(same_fact(f, g) for g in given))
     premised = tuple(f for f in stated if f.kind == "identifier" and f not in facts)
-    measured = any(f.kind in ("number", "date", "time", "version") for f in facts)
+    measured = any(f.kind in ("number", "date", "time", "version", "identifier") for f in facts)
     worded = f"{context} {claim}" if context else claim
     language = detect_language(claim)
     best: ClaimCheck | None = None
+    best_reading = ""
     best_key: tuple[bool, float] = (False, -1.0)
     best_needed = threshold
     for window, reading, size in _windows(evidence, WINDOW_SENTENCES):
@@ -115,7 +139,8 @@ def check_claim(
         missing += tuple(f for f in premised if _about_another(f, window_facts, reading))
         share = support(worded, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its quantities
-        # (numbers, dates, times, versions) and polarity must carry the check; a claim without one is not verified
+        # (numbers, dates, times, versions), identifiers and polarity must carry the check; a claim without one of
+        # them is not verified
         needed = 0.0 if measured and detect_language(reading) != language else threshold
         # windows that hold every fact and enough words come first; among them a longer window must earn its
         # place, so the quote is the sentence itself rather than its neighbours too
@@ -123,14 +148,29 @@ def check_claim(
         key = (not missing and share >= needed, score)
         if key > best_key:
             best_key, best_needed = key, needed
-            best = ClaimCheck(False, window, missing, False, share)
+            best, best_reading = ClaimCheck(False, window, missing, False, share), reading
     if best is None:
         return ClaimCheck(False, "", facts, False, 0.0, "the cited text is empty")
-    conflict = polarity_conflict(claim, best.evidence, across=detect_language(best.evidence) != language)
+    across = detect_language(best.evidence) != language
+    conflict = polarity_conflict(claim, best.evidence, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed)
+    if not reason and topic and not across:
+        reason = _off_topic(claim, topic, best_reading)
     if not reason and (past := former_state(claim, best.evidence)):
         reason = f"the cited text describes a former state ({past}); the claim states it as current"
     return ClaimCheck(not reason, best.evidence, best.missing, conflict, best.support, reason)
+
+
+def _off_topic(claim: str, topic: str, reading: str) -> str:
+    """Why the evidence is not about what the claim answers ("" when it is): fewer than ``TOPIC_SHARE`` of the
+    words the claim takes from the question (``topic``; single CJK characters aside) are in it."""
+    asked = {token for token in content_tokens(claim) & content_tokens(topic) if len(token) > 1}
+    if len(asked) < TOPIC_MIN_TOKENS:
+        return ""
+    absent = asked - content_tokens(reading)
+    if len(asked) - len(absent) >= TOPIC_SHARE * len(asked) - 1e-9:
+        return ""
+    return "the cited text is not about " + ", ".join(sorted(absent)[:4])
 
 
 def _about_another(premise: Fact, window_facts: tuple[Fact, ...], reading: str) -> bool:

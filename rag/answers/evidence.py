@@ -11,11 +11,12 @@ no word with the sentence that answers it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from rag.answers.citations import Passage, clip_quote
 from rag.answers.claims import sentence_units
-from rag.answers.faithfulness import similarity, support
+from rag.answers.faithfulness import content_tokens, similarity, support
 from rag.records import Citation, Evidence
 
 SentenceRelevance = Callable[[str, Sequence[str]], Sequence[float]]
@@ -24,6 +25,14 @@ SentenceRelevance = Callable[[str, Sequence[str]], Sequence[float]]
 TITLE_MAX_CHARS = 40
 """A line this short without closing punctuation is taken for a title: it counts half (so does a near-empty row)."""
 TITLE_WEIGHT = 0.5
+"""What a title, a question, a near-empty table row or a line of one or two words counts: they name the topic (and
+share the question's words) without answering it."""
+MIN_CONTENT_TOKENS = 2
+"""Content words (Japanese: character pairs, kana endings aside) below which a line says too little to answer
+anything ("AA: ですね!", "Answer"); "AA: 趣味は旅行です!" says enough."""
+ANSWER_FOLLOWS_QUESTION = 0.5
+"""Share of a question's score passed to the sentence after it: in a FAQ the answer follows the question it shares
+the asker's words with."""
 SEMANTIC_WEIGHT = 0.6
 """Weight of a sentence's meaning, scaled 0..1 between the least and most similar sentence of the evidence.
 
@@ -34,11 +43,12 @@ MAX_SCORED_SENTENCES = 32
 (extractive backend) 32, 48 and 96 picked equally well (accuracy 0.373 each), and time to evidence grows with the
 count (p50 about 0.9 s at 32 and 1.2 s at 96 on 2 cores, search included)."""
 _CLOSING = "。．.！？!?）)」"
+_HIRAGANA = re.compile("[\u3040-\u309f]+")
+_SPEAKER = re.compile(r"^\s*[\w.-]{1,20}\s*[:：]\s*")
 
 
-def _lexical_score(question: str, sentence: str, reading: str) -> float:
-    score = support(question, reading) + 0.25 * similarity(question, reading)
-    return score * TITLE_WEIGHT if _looks_like_title(sentence) else score
+def _lexical_score(question: str, reading: str) -> float:
+    return support(question, reading) + 0.25 * similarity(question, reading)
 
 
 def answer_sentence(question: str, text: str) -> str:
@@ -50,12 +60,25 @@ def answer_sentence(question: str, text: str) -> str:
     return answering_sentences(question, [text])[0]
 
 
-def _looks_like_title(sentence: str) -> bool:
-    """A short line without closing punctuation, or a table row with at most one filled cell (a label)."""
+def _answers_nothing(sentence: str) -> bool:
+    """Whether a unit names a topic rather than answering: a short line without closing punctuation (a title), a
+    question, a table row with one filled cell or fewer than a third filled (a label, a merged header), or
+    a line of fewer than ``MIN_CONTENT_TOKENS`` content words after its speaker's name."""
     line = sentence.strip()
     if line.startswith("|"):
-        return sum(1 for cell in line.strip("|").split("|") if cell.strip()) <= 1
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        filled = sum(1 for cell in cells if cell)
+        return filled <= 1 or 3 * filled < len(cells)
+    if _is_question(line):
+        return True
+    said = [token for token in content_tokens(_SPEAKER.sub("", line)) if not _HIRAGANA.fullmatch(token)]
+    if len(said) < MIN_CONTENT_TOKENS:
+        return True
     return len(line) <= TITLE_MAX_CHARS and line[-1:] not in _CLOSING
+
+
+def _is_question(line: str) -> bool:
+    return line.rstrip("」』）) ").endswith(("?", "？")) or line.endswith(("ですか。", "ますか。"))
 
 
 def answering_sentences(question: str, texts: Sequence[str], relevance: SentenceRelevance | None = None) -> list[str]:
@@ -63,10 +86,12 @@ def answering_sentences(question: str, texts: Sequence[str], relevance: Sentence
 
     Without ``relevance`` this is ``answer_sentence`` per text. With it, every candidate of every text is also
     scored by meaning in one batch, scaled between the least and most similar candidate, and added with
-    ``SEMANTIC_WEIGHT`` (titles still count half).
+    ``SEMANTIC_WEIGHT``. Titles, questions and near-empty lines count ``TITLE_WEIGHT``; the sentence after a question
+    gains part of the question's score (a FAQ's answer).
     """
     units = [sentence_units(text) for text in texts]
-    scores = [[_lexical_score(question, s, r) for s, r in text_units] for text_units in units]
+    weights = [[TITLE_WEIGHT if _answers_nothing(s) else 1.0 for s, _r in text_units] for text_units in units]
+    scores = [[_lexical_score(question, r) for _s, r in text_units] for text_units in units]
     if relevance is not None:
         # the first passages are the most relevant: past the cap, later ones keep their word-overlap score
         chosen = [(i, j) for i, text_units in enumerate(units) for j in range(len(text_units))]
@@ -77,13 +102,21 @@ def answering_sentences(question: str, texts: Sequence[str], relevance: Sentence
             spread = high - low
             for (i, j), cosine in zip(chosen, cosines, strict=True):
                 meaning = (cosine - low) / spread if spread > 1e-6 else 0.0
-                weight = TITLE_WEIGHT if _looks_like_title(units[i][j][0]) else 1.0
-                scores[i][j] += SEMANTIC_WEIGHT * meaning * weight
+                scores[i][j] += SEMANTIC_WEIGHT * meaning
     best: list[str] = []
-    for text_units, text_scores in zip(units, scores, strict=True):
+    for text_units, text_scores, text_weights in zip(units, scores, weights, strict=True):
         if not text_units:
             best.append("")
             continue
+        raw = list(text_scores)
+        text_scores = [score * weight for score, weight in zip(raw, text_weights, strict=True)]
+        for k, (sentence, _reading) in enumerate(text_units):
+            if not _is_question(sentence.strip()):
+                continue
+            # the answer: the next unit that says something ("No." or "はい。" may come first)
+            answer = next((m for m in range(k + 1, min(k + 3, len(text_units))) if text_weights[m] == 1.0), None)
+            if answer is not None:
+                text_scores[answer] += ANSWER_FOLLOWS_QUESTION * raw[k]
         top = max(range(len(text_units)), key=lambda k: text_scores[k])
         best.append(clip_quote(text_units[top][0]))
     return best

@@ -240,6 +240,11 @@ def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
 
 # ---- identifiers and names ---------------------------------------------------------------------------------
 
+_CODE = re.compile(
+    r"\b(?:[A-Z]{1,2}\.){1,3}\s?\d+\b"  # designations: H.R. 815, S. 1
+    r"|\b[A-Z]{1,3}\d+(?:-\d+)+\b"  # rule and item codes: L3-01, R2-1-4
+)
+"""Codes that hold digits: read as one identifier before any number is, so "L3-01" is no count of 1."""
 _IDENTIFIER = re.compile(
     r"\\[A-Za-z@]+"  # TeX control sequences
     r"|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b"  # snake_case, TEEC_OpenSession
@@ -255,6 +260,7 @@ _NOT_NAMES = frozenset(
     "What Which Who Why How However Also And But Or So Then Therefore Thus Both Each Every All Some Any "
     "Section Article Chapter Page Table Figure Note Answer Question Passage".split()
 )
+_POSSESSIVE = re.compile(r"['’]s?$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?。！？:：\n]\s*|[-*•]\s+)$")
 
 
@@ -277,7 +283,7 @@ def _identifiers_and_names(text: str, taken: list[tuple[int, int]]) -> list[Fact
             continue
         if at_start and words[0] in _NOT_NAMES:
             words = words[1:]
-        name = " ".join(w for w in words if w not in _NOT_NAMES)
+        name = " ".join(_POSSESSIVE.sub("", w) for w in words if w not in _NOT_NAMES)
         if name:
             facts.append(Fact("name", name, match.group()))
     return facts
@@ -321,6 +327,10 @@ def facts_of(text: str) -> tuple[Fact, ...]:
         dotted = match[1] or match[2]
         facts.append(Fact("version", dotted, match.group()))
         taken.append(match.span())
+    for match in _CODE.finditer(text):
+        if not _overlaps(match.span(), taken):
+            facts.append(Fact("identifier", " ".join(match.group().split()), match.group()))
+            taken.append(match.span())
     facts += _numbers(text, taken)
     facts += _identifiers_and_names(text, taken)
     return tuple(facts)

@@ -23,7 +23,12 @@ _SCRIPT_RUN = re.compile(f"[{_KANJI}]+|[{_KATAKANA}]+|[{_HIRAGANA}]+")
 _HIRAGANA_RUN = re.compile(f"[{_HIRAGANA}]+")
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _MARKER = re.compile(r"\[\d+\]")
-_SENTENCE_END = re.compile(r"(?<=[。！？!?])\s*|(?<=[.;])\s+(?=[\"'(\[A-Z0-9\u3040-\u9fff])")
+_ABBREVIATION = "".join(rf"(?<!\b{a}\.)" for a in ("[A-Za-z]", "No", "vs", "Mr", "Ms", "Dr", "St", "Fig", "Sec", "Art"))
+"""No sentence ends after an initial or a common abbreviation: "H.R. 815", "U.S. Senate", "e.g. the", "No. 5"."""
+_SENTENCE_END = re.compile(
+    rf"(?<=[。！？!?])\s*|(?<=[.;]){_ABBREVIATION}\s+(?=[\"'(\[A-Z0-9\u3040-\u9fff])"
+    r"|(?<=\bNo\.)\s+(?=[\"'(\[A-Z\u3040-\u9fff])"  # "No. It is not" ends a sentence, "No. 5" does not
+)
 _LINE_BREAK = re.compile(r"[ \t\u3000]*\n\s*")
 _JA_LETTER = re.compile("[\u3041-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff々ー]")
 _STOP_WORDS = frozenset(

@@ -65,7 +65,7 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
         The checked answer.
     """
     by_n = {p.n: p for p in passages}
-    given = premises(question, [p.chunk.text for p in passages])
+    given = premises(question, [p.chunk.text for p in passages], [p.chunk.source for p in passages])
     pieces: list[str] = []
     verdicts: list[ClaimVerdict] = []
     quotes: dict[int, str] = {}
@@ -82,7 +82,7 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
             continue
         context = question if len(content_tokens(plain)) < SHORT_CLAIM_TOKENS else ""
         cited = [n for n in markers_of(sentence) if n in by_n]
-        verdict, n, check = _judge(plain, context, cited, passages, given)
+        verdict, n, check = _judge(plain, context, cited, passages, given, question)
         verdicts.append(verdict)
         if verdict.status == "reattributed":
             attributed, moved = (attributed, moved + 1) if cited else (attributed + 1, moved)
@@ -110,13 +110,18 @@ def _is_claim(sentence: str) -> bool:
 
 
 def _judge(
-    claim: str, context: str, cited: list[int], passages: Sequence[Passage], given: Sequence[Fact] = ()
+    claim: str,
+    context: str,
+    cited: list[int],
+    passages: Sequence[Passage],
+    given: Sequence[Fact] = (),
+    topic: str = "",
 ) -> tuple[ClaimVerdict, int | None, ClaimCheck | None]:
     """The verdict on one claim, the passage number it ends up citing and the check that supports it."""
     by_n = {p.n: p for p in passages}
     first_failure: ClaimCheck | None = None
     for n in cited:
-        check = check_claim(claim, by_n[n].chunk.text, context=context, given=given)
+        check = check_claim(claim, by_n[n].chunk.text, context=context, given=given, topic=topic)
         if check.supported:
             return ClaimVerdict(claim, "verified", (n,)), n, check
         first_failure = first_failure or check
@@ -125,7 +130,8 @@ def _judge(
     threshold = SUPPORT_THRESHOLD if facts_of(claim) else ATTRIBUTION_THRESHOLD
     others = [p for p in passages if p.n not in cited]
     checks = [
-        (p.n, check_claim(claim, p.chunk.text, context=context, threshold=threshold, given=given)) for p in others
+        (p.n, check_claim(claim, p.chunk.text, context=context, threshold=threshold, given=given, topic=topic))
+        for p in others
     ]
     supported = [(n, c) for n, c in checks if c.supported]
     if supported:

@@ -171,6 +171,7 @@ def _answer_one(service: AnsweringService, question: GoldenQuestion) -> dict[str
         "refused": refused(answer),
         "replaced_by_evidence": bool(answer.model_answer),
         "model_answer": answer.model_answer,
+        "reply": draft.reply,
         "llm_error": answer.llm_error or None,
         "claims_checked": len(judged),
         "claims_supported": sum(c.status in ("verified", "reattributed") for c in judged),
@@ -195,7 +196,8 @@ def _shown_but_unsupported(answer: Answer, question: str) -> int:
     if answer.model_answer:
         return 0
     quotes = {c.n: c.quote for c in answer.citations}
-    given = premises(question, [e.text for e in answer.evidence])  # what the question states and the passages too
+    # what the question states and the passages (or their file names) state too
+    given = premises(question, [e.text for e in answer.evidence], [e.source for e in answer.evidence])
     count = 0
     for claim in answer.claims:
         if claim.status not in ("verified", "reattributed"):

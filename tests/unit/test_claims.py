@@ -180,6 +180,9 @@ def test_an_invented_duration_is_caught_and_units_must_agree() -> None:
         ("TEEC_OpenSession", "identifier", "TEEC_OpenSession"),
         ("\\kanjiskip", "identifier", "\\kanjiskip"),
         ("45 %", "number", "45 %"),
+        ("L3-01", "identifier", "L3-01"),  # a rule code, not a count of 1
+        ("H.R. 815", "identifier", "H.R. 815"),
+        ("Precision Machinery Company's", "name", "Precision Machinery Company"),
     ],
 )
 def test_facts_are_read_in_every_notation(text: str, kind: str, value: str) -> None:
@@ -261,3 +264,39 @@ def test_an_answer_in_japanese_about_an_english_page_is_checked_by_its_facts_and
     assert "opposite" in denied.reason
     # without a quantity nothing can be checked across languages: not verified
     assert not check_claim("非営利団体も助成を受けられます。", passage).supported
+
+
+@needs_realdocs
+def test_a_claim_is_not_verified_by_a_sentence_about_something_other_than_what_was_asked() -> None:
+    """Asked which command changes the page margins (the guide names none), the model tied \\MakeUppercase to the
+    margins and cited the case-changing section: enough shared words, but nothing there is about margins."""
+    section = chunk_with("en_latex_usrguide.pdf", "Case changing", "\\MakeUppercase").text
+    question = "Which command does the LaTeX for authors guide recommend for changing the page margins?"
+    claim = "The LaTeX for authors guide recommends using the \\MakeUppercase command to change the page margins."
+    assert check_claim(claim, section).supported  # words and identifier alone let it through
+    off_topic = check_claim(claim, section, topic=question)
+    assert not off_topic.supported and "not about" in off_topic.reason and "margin" in off_topic.reason
+    asked = "Which command does the guide provide for changing text to upper case?"
+    right = check_claim("The guide provides \\MakeUppercase for changing text to upper case.", section, topic=asked)
+    assert right.supported, right.reason
+
+
+@needs_realdocs
+def test_a_bill_named_by_its_number_in_the_question_is_a_premise_of_the_answer() -> None:
+    """ "H.R. 815 sets aside $1,200,000,000 …" was cut after "H.R." into a claim of its own, and "815" (named only
+    by the bill's title page and its file name) counted as an invented number: a correct answer was replaced."""
+    name = "en_us_bill_hr815_2024.pdf"
+    section = chunk_with(name, "$1,200,000,000", "Iron Beam")
+    question = "How much money does H.R. 815 set aside for Israel to buy the Iron Beam defense system?"
+    answer = "H.R. 815 sets aside $1,200,000,000 for Israel to buy the Iron Beam defense system [1]."
+    checked = check_answer(answer, question, [Passage(1, section, section.text)])
+    assert [c.status for c in checked.claims] == ["verified"]
+    wrong = check_answer(answer.replace("1,200,000,000", "10,000,000"), question, [Passage(1, section, section.text)])
+    assert wrong.main_claim_failed
+
+
+@needs_realdocs
+def test_a_japanese_answer_naming_a_command_of_an_english_manual_is_checked_by_that_command() -> None:
+    section = chunk_with("en_latex_usrguide.pdf", "\\NewExpandableDocumentCommand", "\\multicolumn").text
+    assert check_claim("ラッパーコマンドの定義には \\NewExpandableDocumentCommand を使います。", section).supported
+    assert not check_claim("ラッパーコマンドの定義には \\NewDocumentCommandX を使います。", section).supported

@@ -41,3 +41,36 @@ def test_meaning_never_outweighs_a_row_that_holds_the_asked_words(e5_embedder: E
     question = "Which rule says the header row is the first line, with data starting on the next line?"
     [sentence] = answering_sentences(question, [table], _relevance(e5_embedder))
     assert sentence.startswith("| L3-01 |")
+
+
+def test_a_question_in_the_document_is_not_taken_for_its_answer() -> None:
+    """A FAQ repeats the asker's words in its own question line; the sentence that answers is the one to show."""
+    faq = (
+        "OSSの貸与も配布になる?\n\n"
+        "原則として、組み込み機器を譲渡するケースだけでなく、貸与する場合もOSSを配布していることになります。\n\n"
+        "OSSを組み込んだ機器を貸与した場合、OSSを配布したことになりますか?"
+    )  # a page of ja_oss_license_misunderstandings_faq.pdf as the index holds it
+    question = "OSSが入った機器を売るのではなく貸し出すだけの場合でも、OSSを配布したことになりますか？"
+    assert answer_sentence(question, faq).startswith("原則として、組み込み機器を譲渡するケースだけでなく")
+
+
+def test_the_answer_after_a_question_is_preferred_to_a_sentence_elsewhere_that_shares_as_many_words() -> None:
+    text = (
+        "Can I ship the binary without the licence text?\n"
+        "No. Every copy must carry the licence text.\n"
+        "The licence text is in the file COPYING of the binary package."
+    )
+    assert answer_sentence("Can I ship the binary without the licence text?", text) == (
+        "Every copy must carry the licence text."
+    )
+
+
+def test_a_merged_header_row_with_few_filled_cells_is_not_the_evidence() -> None:
+    """An Excel sheet's merged header becomes a row of empty cells around two labels (the training-case sheet)."""
+    table = (
+        "| company | course | format | material | revised | audience | hours |\n"
+        "| --- | --- | --- | --- | --- | --- | --- |\n"
+        "|  | OSS検出ツール研修 |  | 教材 |  |  |  |\n"
+        "| 精密機械 | OSS検出ツール研修 | 集合研修 | スライド | 未改定 | 開発者 | 2 |"
+    )
+    assert answer_sentence("OSS検出ツール研修の教材は改定済みですか？", table).startswith("| 精密機械 |")
