@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rag.answers.facts import fact_found, facts_of, plain_text
 from rag.answers.faithfulness import sentence_spans, similarity, split_sentences, support
 from rag.records import Chunk, Citation
 
@@ -161,6 +162,29 @@ def passage_citation(passage: Passage, reference: str) -> Citation:
     """A citation of ``passage`` quoting its sentence that best matches ``reference`` (e.g. the question)."""
     chunk = passage.chunk
     return Citation(passage.n, chunk.source, chunk.page, best_sentences(reference, chunk.text), chunk.chunk_id)
+
+
+def clip_quote_for(claim: str, text: str, max_chars: int = QUOTE_MAX_CHARS) -> str:
+    """The part of ``text`` (a claim's evidence) to quote for ``claim``: all of it when it fits, else the clipped run
+    of its sentences, from one of their starts, that holds most of the claim's facts, then of its words; all of it
+    up to twice ``max_chars`` when no clipped run holds every fact it does.
+
+    A quote clipped from the front alone can stop just before the command or number the claim is about.
+    """
+    if len(text) <= max_chars:
+        return text
+    candidates = [clip_quote(text[start:], max_chars) for start, _end in sentence_spans(text)] or [clip_quote(text)]
+    stated = facts_of(claim)
+
+    def holds(candidate: str) -> tuple[int, float]:
+        found = facts_of(candidate)
+        plain = plain_text(candidate)
+        return sum(fact_found(fact, found, plain) for fact in stated), support(claim, candidate)
+
+    best = max(candidates, key=holds)
+    if len(text) <= 2 * max_chars and holds(best)[0] < holds(text)[0]:
+        return text
+    return best
 
 
 def clip_quote(text: str, max_chars: int = QUOTE_MAX_CHARS) -> str:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.answers.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote, closed_sentence_spans
+from rag.answers.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote_for, closed_sentence_spans
 from rag.answers.claims import ClaimCheck, check_claim, premises
 from rag.answers.facts import Fact, facts_of
 from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, markers_of, says_unknown, strip_markers
@@ -68,7 +68,7 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
     given = premises(question, [p.chunk.text for p in passages], [p.chunk.source for p in passages])
     pieces: list[str] = []
     verdicts: list[ClaimVerdict] = []
-    quotes: dict[int, str] = {}
+    quotes: dict[int, tuple[str, str]] = {}  # passage -> (first claim citing it, its evidence)
     attributed = moved = 0
     cursor = 0
     for start, end in closed_sentence_spans(answer):
@@ -88,11 +88,11 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
             attributed, moved = (attributed, moved + 1) if cited else (attributed + 1, moved)
         pieces.append(_with_marker(sentence, n))
         if n is not None and check is not None:
-            quotes.setdefault(n, check.evidence)
+            quotes.setdefault(n, (plain, check.evidence))
     pieces.append(answer[cursor:])
     text = "".join(pieces)
     citations = tuple(
-        Citation(n, by_n[n].chunk.source, by_n[n].chunk.page, clip_quote(quotes[n]), by_n[n].chunk.chunk_id)
+        Citation(n, by_n[n].chunk.source, by_n[n].chunk.page, clip_quote_for(*quotes[n]), by_n[n].chunk.chunk_id)
         for n in dict.fromkeys(markers_of(text))
         if n in quotes
     )

@@ -300,3 +300,19 @@ def test_a_japanese_answer_naming_a_command_of_an_english_manual_is_checked_by_t
     section = chunk_with("en_latex_usrguide.pdf", "\\NewExpandableDocumentCommand", "\\multicolumn").text
     assert check_claim("ラッパーコマンドの定義には \\NewExpandableDocumentCommand を使います。", section).supported
     assert not check_claim("ラッパーコマンドの定義には \\NewDocumentCommandX を使います。", section).supported
+
+
+@needs_realdocs
+def test_a_long_evidence_is_quoted_where_it_holds_the_claim_s_command() -> None:
+    """The two sentences the claim joins run past the quote's length; the quote must not stop before the command
+    the claim names (it used to end at "LATEX provides the")."""
+    section = chunk_with("en_latex_usrguide.pdf", "Case changing", "To overcome this problem")
+    question = "What does LaTeX offer instead of the TeX primitives for changing case?"
+    answer = (
+        "The primitives have a range of limitations with the case of explicit characters and UTF-8 input, so LaTeX "
+        "provides \\MakeUppercase [1]."
+    )
+    checked = check_answer(answer, question, [Passage(1, section, section.text)])
+    assert [c.status for c in checked.claims] == ["verified"]
+    [citation] = checked.citations
+    assert "\\MakeUppercase" in citation.quote and citation.quote in section.text
