@@ -5,10 +5,11 @@ is an obligation, not a negation).
 
 from __future__ import annotations
 
+import os
 import re
 
 from rag.answers.facts import fact_found, facts_of, plain_text
-from rag.answers.faithfulness import support
+from rag.answers.faithfulness import content_tokens, support
 
 POLARITY_MIN_SUPPORT = 0.5
 """Polarity is compared only with an evidence sentence the claim restates (this share of its content words)."""
@@ -76,4 +77,44 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
         if not max(held, default=0):
             return False
         closest = by_facts
-    return is_negated(claim) != is_negated(closest)
+    contrasted = clause_polarity(claim, closest)
+    return is_negated(claim) != (is_negated(closest) if contrasted is None else contrasted)
+
+
+def clause_polarity(claim: str, sentence: str) -> bool | None:
+    """Whether the clause of a Japanese ``sentence`` that the claim's predicate restates is negated, when the
+    sentence's clauses differ in polarity (None when they agree, or for other languages).
+
+    "行末に配置される場合は,全角アキを確保し,行頭に配置される場合は,全角アキを確保しないで,…" affirms for one
+    case and denies for the other; its last clause says neither. The clause compared is the one sharing most words
+    with the claim's last clause; when several do (the same predicate for two cases), the one whose preceding clause
+    differs from the others' in words the claim's condition holds ("行頭に来た場合も" picks 行頭 over 行末).
+    """
+    text = _ANSWER_PARTICLE.sub("", plain_text(sentence)).strip()
+    if not _KANA.search(text):
+        return None
+    clauses = [c for c in _JA_CLAUSE_END.split(text.rstrip("。．.！？!? ")) if c.strip()]
+    negated = [negation_count(c) % 2 == 1 for c in clauses]
+    if len(set(negated)) < 2:
+        return None
+    said = [c for c in _JA_CLAUSE_END.split(_ANSWER_PARTICLE.sub("", plain_text(claim)).rstrip("。．.！？!? ")) if c]
+    predicate, condition = said[-1], (said[-2] if len(said) > 1 else "")
+    fits = [support(predicate, clause) for clause in clauses]
+    if max(fits) == 0:
+        return None
+    candidates = [i for i, fit in enumerate(fits) if fit >= 0.8 * max(fits)]
+    if len(candidates) > 1:
+        # the same predicate for two cases ("行末に配置される場合は…し, 行頭に配置される場合は…しないで"): the cases
+        # differ where their condition clauses stop running in parallel, just before the ending they share
+        conditions = [clauses[i - 1] if i > 0 else "" for i in candidates]
+        shared = len(os.path.commonprefix([c[::-1] for c in conditions]))
+        heads = [c[: len(c) - shared] for c in conditions]
+        width = min(len(h) for h in heads)
+        if width == 0:
+            return None
+        asked = content_tokens(condition)
+        named = [len(asked & content_tokens(h[-width:])) for h in heads]
+        if sorted(named)[-1] == 0 or named.count(max(named)) > 1:
+            return None  # the claim names none of the cases, or several: nothing to compare with
+        candidates = [candidates[named.index(max(named))]]
+    return negated[candidates[0]]

@@ -316,3 +316,16 @@ def test_a_long_evidence_is_quoted_where_it_holds_the_claim_s_command() -> None:
     assert [c.status for c in checked.claims] == ["verified"]
     [citation] = checked.citations
     assert "\\MakeUppercase" in citation.quote and citation.quote in section.text
+
+
+@needs_realdocs
+def test_a_sentence_that_affirms_one_case_and_denies_the_other_is_read_case_by_case() -> None:
+    """JLReq: a word-separating space at a line end keeps a full-width space, at a line start it does not. The
+    model said it does at a line start too, and the sentence's last clause (affirmative) let it pass."""
+    passage = chunk_with("ja_w3c_jlreq_line_composition.html", "行頭に配置される場合は", "全角アキを確保しないで").text
+    wrong = check_claim("分かち書きで、区切りに使う和字間隔が行頭に来た場合も、全角分のアキを確保します。", passage)
+    assert not wrong.supported and wrong.polarity_conflict
+    right = check_claim("分かち書きで、区切りの和字間隔が行頭に来た場合は、全角アキを確保しない。", passage)
+    assert right.supported, right.reason
+    line_end = check_claim("分かち書きで、区切りの和字間隔が行末に配置される場合は、全角アキを確保します。", passage)
+    assert line_end.supported, line_end.reason
