@@ -86,8 +86,14 @@ def premises(question: str, texts: Sequence[str], sources: Sequence[str] = ()) -
         fact
         for fact in facts_of(question)
         if any(fact_found(fact, facts, plain) for facts, plain in read)
-        or (fact.kind == "identifier" and any(_letters_and_digits(fact.value) in name for name in names))
+        or (fact.kind == "identifier" and _names_a_source(fact, names))
     )
+
+
+def _names_a_source(fact: Fact, names: Sequence[str]) -> bool:
+    """Whether an identifier (5 letters and digits or more: "hr815") is part of one of the file ``names``."""
+    key = _letters_and_digits(fact.value)
+    return len(key) >= 5 and any(key in name for name in names)
 
 
 def _letters_and_digits(text: str) -> str:
