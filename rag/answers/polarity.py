@@ -51,9 +51,15 @@ def is_negated(sentence: str) -> bool:
     """
     text = _ANSWER_PARTICLE.sub("", plain_text(sentence)).strip()
     if _KANA.search(text):
-        clauses = [c for c in _JA_CLAUSE_END.split(text.rstrip("。．.！？!? ")) if c.strip()]
+        clauses = _clauses(text)
         text = clauses[-1] if clauses else text
     return negation_count(text) % 2 == 1
+
+
+def _clauses(sentence: str) -> list[str]:
+    """The clauses of a Japanese sentence, split at 、 and commas, without its answer particle and closing mark."""
+    text = _ANSWER_PARTICLE.sub("", plain_text(sentence)).strip()
+    return [c for c in _JA_CLAUSE_END.split(text.rstrip("。．.！？!? ")) if c.strip()]
 
 
 def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> bool:
@@ -90,14 +96,13 @@ def clause_polarity(claim: str, sentence: str) -> bool | None:
     with the claim's last clause; when several do (the same predicate for two cases), the one whose preceding clause
     differs from the others' in words the claim's condition holds ("行頭に来た場合も" picks 行頭 over 行末).
     """
-    text = _ANSWER_PARTICLE.sub("", plain_text(sentence)).strip()
-    if not _KANA.search(text):
+    if not _KANA.search(plain_text(sentence)):
         return None
-    clauses = [c for c in _JA_CLAUSE_END.split(text.rstrip("。．.！？!? ")) if c.strip()]
+    clauses = _clauses(sentence)
     negated = [negation_count(c) % 2 == 1 for c in clauses]
-    if len(set(negated)) < 2:
+    said = _clauses(claim)
+    if len(set(negated)) < 2 or not said:
         return None
-    said = [c for c in _JA_CLAUSE_END.split(_ANSWER_PARTICLE.sub("", plain_text(claim)).rstrip("。．.！？!? ")) if c]
     predicate, condition = said[-1], (said[-2] if len(said) > 1 else "")
     fits = [support(predicate, clause) for clause in clauses]
     if max(fits) == 0:
@@ -114,7 +119,7 @@ def clause_polarity(claim: str, sentence: str) -> bool | None:
             return None
         asked = content_tokens(condition)
         named = [len(asked & content_tokens(h[-width:])) for h in heads]
-        if sorted(named)[-1] == 0 or named.count(max(named)) > 1:
+        if max(named) == 0 or named.count(max(named)) > 1:
             return None  # the claim names none of the cases, or several: nothing to compare with
         candidates = [candidates[named.index(max(named))]]
     return negated[candidates[0]]
