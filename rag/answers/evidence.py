@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from rag.answers.citations import Passage, clip_quote
 from rag.answers.claims import sentence_units
-from rag.answers.faithfulness import content_tokens, similarity, support
+from rag.answers.faithfulness import content_tokens, is_question, similarity, support
 from rag.records import Citation, Evidence
 
 SentenceRelevance = Callable[[str, Sequence[str]], Sequence[float]]
@@ -69,16 +69,12 @@ def _answers_nothing(sentence: str) -> bool:
         cells = [cell.strip() for cell in line.strip("|").split("|")]
         filled = sum(1 for cell in cells if cell)
         return filled <= 1 or 3 * filled < len(cells)
-    if _is_question(line):
+    if is_question(line):
         return True
     said = [token for token in content_tokens(_SPEAKER.sub("", line)) if not _HIRAGANA.fullmatch(token)]
     if len(said) < MIN_CONTENT_TOKENS:
         return True
     return len(line) <= TITLE_MAX_CHARS and line[-1:] not in _CLOSING
-
-
-def _is_question(line: str) -> bool:
-    return line.rstrip("」』）) ").endswith(("?", "？")) or line.endswith(("ですか。", "ますか。"))
 
 
 def answering_sentences(question: str, texts: Sequence[str], relevance: SentenceRelevance | None = None) -> list[str]:
@@ -111,7 +107,7 @@ def answering_sentences(question: str, texts: Sequence[str], relevance: Sentence
         raw = list(text_scores)
         text_scores = [score * weight for score, weight in zip(raw, text_weights, strict=True)]
         for k, (sentence, _reading) in enumerate(text_units):
-            if not _is_question(sentence.strip()):
+            if not is_question(sentence.strip()):
                 continue
             # the answer: the next unit that says something ("No." or "はい。" may come first)
             answer = next((m for m in range(k + 1, min(k + 3, len(text_units))) if text_weights[m] == 1.0), None)

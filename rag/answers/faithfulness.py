@@ -38,6 +38,8 @@ _STOP_WORDS = frozenset(
     "me him her us them my your his our their also only just very more most some any all each both other about "
     "over under after before between during per via vs etc".split()
 )
+_QUESTION_END = re.compile(r"(\?|？|か。?|ですか|ますか|でしょうか)\s*$")
+_QUESTION_START = re.compile(r"^(is|are|does|do|did|can|what|which|who|when|where|why|how)\b", re.IGNORECASE)
 _DONT_KNOW = re.compile(
     r"(わかりません|分かりません|不明です|見つかりません|記載がありません|記載されていません|書かれていません|"
     r"i (?:do not|don't) know|not (?:stated|mentioned|found|covered) in|no (?:information|basis)|cannot find)",
@@ -143,6 +145,13 @@ def markers_of(sentence: str) -> list[int]:
 def strip_markers(text: str) -> str:
     """``text`` without citation markers and the spaces they leave."""
     return re.sub(r"\s+([。、.,!?])", r"\1", _MARKER.sub("", text)).strip()
+
+
+def is_question(text: str) -> bool:
+    """Whether ``text`` reads as a question: it ends with ?/？/か (ですか, でしょうか), closing brackets aside, or opens
+    like an English question and ends with "?"."""
+    line = text.strip().rstrip("」』）)\"'” ")
+    return bool(_QUESTION_END.search(line) or (_QUESTION_START.match(line) and line.endswith("?")))
 
 
 def says_unknown(sentence: str) -> bool:

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from rag.answers.facts import facts_of
-from rag.answers.faithfulness import content_tokens, normalize, split_sentences
+from rag.answers.faithfulness import content_tokens, is_question, normalize, split_sentences
 from rag.answers.prompts import Language
-from rag.quiz.validation import Focus, is_fragment, is_question
+from rag.quiz.validation import Focus, is_fragment
 
 # what makes a sentence fit a level's question (lower-case; English cues padded to whole words)
 LEVEL_CUES: dict[str, tuple[str, ...]] = {

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from rag.answers.citations import locate_verbatim, verify_quote
 from rag.answers.claims import check_claim
 from rag.answers.facts import facts_of
-from rag.answers.faithfulness import content_tokens, normalize, split_sentences, support
+from rag.answers.faithfulness import content_tokens, is_question, normalize, split_sentences, support
 from rag.answers.polarity import is_negated
 from rag.quiz.models import GeneratedItem
 from rag.quiz.perturbation import COMPARISONS, Kind
@@ -45,7 +45,6 @@ _SENTENCE_ENDS = (".", "。", "．", "!", "！", "?", "？")
 _FRAGMENT_START = re.compile(
     r"[a-z,;:)\]、。，）」』をにがはのってれるらりんずゃゅょぁぃぅぇぉー]|[\u3040-\u309f][、，]"
 )
-_QUESTION_END = re.compile(r"(\?|？|か。?|ですか|ますか|でしょうか)\s*$")
 _CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶー]")
 _TOKEN = re.compile("[a-z0-9]+(?:[.'_:][a-z0-9]+)*|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶー]")
 # words that narrow a claim to all, none or only some: a restatement may not bring one in that its sentence lacks
@@ -71,7 +70,6 @@ _EXCEPTION = re.compile(
     r"\b(?:however|unless|except|only if|provided that)\b|ただし|除き|除く|限り|場合に限", re.IGNORECASE
 )
 _EXCLUSIVE = ("only", "のみ", "だけ", "しか")
-_QUESTION_START = re.compile(r"^(is|are|does|do|did|can|what|which|who|when|where|why|how)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,12 +117,6 @@ class Candidate:
     @property
     def evidence(self) -> str:
         return " ".join(self.quotes)
-
-
-def is_question(statement: str) -> bool:
-    """Whether the text reads as a question (ends with ?/？/か, or opens like an English question)."""
-    text = statement.strip()
-    return bool(_QUESTION_END.search(text) or (_QUESTION_START.match(text) and text.endswith("?")))
 
 
 def is_fragment(statement: str) -> bool:

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from rag.answers.faithfulness import normalize
+from rag.answers.faithfulness import is_question, normalize
 from rag.errors import LLMUnavailableError
 from rag.quiz.generation import QuizShortfallError, false_count_range, generate_quiz
 from rag.quiz.models import Quiz
 from rag.quiz.perturbation import perturb
 from rag.quiz.pool import ChunkPool
 from rag.quiz.restatement import SCHEMA, parse_reply
-from rag.quiz.validation import Focus, is_fragment, is_question, validate_generated
+from rag.quiz.validation import Focus, is_fragment, validate_generated
 from rag.records import Chunk
 from tests.scripted_llm import ScriptedLLM
 
