@@ -60,11 +60,15 @@ class ReplayBackend:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("run", type=Path, help="a JSON file written by bench/answers_realdocs.py --json")
+    parser.add_argument(
+        "run", type=Path, help="a JSON file of bench/answers_realdocs.py --json or of `python -m rag evaluate --json`"
+    )
+    parser.add_argument("--golden", type=Path, default=GOLDEN, help="the golden file the run answered")
     parser.add_argument("--json", type=Path, default=None, help="also write the replayed answers to this file")
     args = parser.parse_args()
 
-    recorded = json.loads(args.run.read_text(encoding="utf-8"))[0]
+    data = json.loads(args.run.read_text(encoding="utf-8"))
+    recorded = data[0] if isinstance(data, list) else data
     before = {row["id"]: row for row in recorded["per_query"]}
     replies = {row["question"]: row.get("reply") or row.get("model_answer") or row["answer"] for row in before.values()}
     storage, models = ROOT / "storage" / "bench" / "realdocs", ROOT / "storage" / "models"
@@ -74,7 +78,9 @@ def main() -> None:
     ids = {row["question"]: row["id"] for row in before.values()}
     golden = settings.storage / "golden-replayed.jsonl"
     golden.write_text(
-        "\n".join(line for line in GOLDEN.read_text(encoding="utf-8").splitlines() if json.loads(line)["id"] in before)
+        "\n".join(
+            line for line in args.golden.read_text(encoding="utf-8").splitlines() if json.loads(line)["id"] in before
+        )
         + "\n",
         encoding="utf-8",
     )

@@ -25,6 +25,7 @@ SNAP_MIN_SIMILARITY = 0.3
 _FULLWIDTH_MARKER = re.compile(r"[［【]\s*([0-9０-９]+)\s*[］】]")
 _LIST_MARKER = re.compile(r"\[\s*(\d+(?:\s*[,、，]\s*\d+)+)\s*\]")
 _ANY_MARKER = re.compile(r"\[(\d+)\]")
+_CLAUSE_START = re.compile(r"[,;:]\s+|[、，；：]")
 _PLACEHOLDER = re.compile(r"\[(?:番号|数字|n|N|number|num)\]")  # the prompt's pattern copied instead of a number
 
 
@@ -165,15 +166,18 @@ def passage_citation(passage: Passage, reference: str) -> Citation:
 
 
 def clip_quote_for(claim: str, text: str, max_chars: int = QUOTE_MAX_CHARS) -> str:
-    """The part of ``text`` (a claim's evidence) to quote for ``claim``: all of it when it fits, else the clipped run
-    of its sentences, from one of their starts, that holds most of the claim's facts, then of its words; all of it
-    up to twice ``max_chars`` when no clipped run holds every fact it does.
+    """The part of ``text`` (a claim's evidence) to quote for ``claim``: all of it when it fits, else the run of at
+    most ``max_chars`` from one of its sentence or clause starts that holds most of the claim's facts, then of its
+    words; a run of up to twice ``max_chars`` when no shorter one holds every fact ``text`` does.
 
-    A quote clipped from the front alone can stop just before the command or number the claim is about.
+    A quote clipped from the front alone can stop just before the command or number the claim is about; a bill's
+    appropriation is one sentence of 800 characters, its amount and the program it funds in the middle.
     """
     if len(text) <= max_chars:
         return text
-    candidates = [clip_quote(text[start:], max_chars) for start, _end in sentence_spans(text)] or [clip_quote(text)]
+    starts = sorted(
+        {0} | {start for start, _end in sentence_spans(text)} | {m.end() for m in _CLAUSE_START.finditer(text)}
+    )
     stated = facts_of(claim)
 
     def holds(candidate: str) -> tuple[int, float]:
@@ -181,9 +185,11 @@ def clip_quote_for(claim: str, text: str, max_chars: int = QUOTE_MAX_CHARS) -> s
         plain = plain_text(candidate)
         return sum(fact_found(fact, found, plain) for fact in stated), support(claim, candidate)
 
-    best = max(candidates, key=holds)
-    if len(text) <= 2 * max_chars and holds(best)[0] < holds(text)[0]:
-        return text
+    everything = holds(text)[0]
+    for limit in (max_chars, 2 * max_chars):
+        best = max((clip_quote(text[start:], limit) for start in starts), key=holds)
+        if holds(best)[0] >= everything:
+            break
     return best
 
 

@@ -303,22 +303,6 @@ def test_a_japanese_answer_naming_a_command_of_an_english_manual_is_checked_by_t
 
 
 @needs_realdocs
-def test_a_long_evidence_is_quoted_where_it_holds_the_claim_s_command() -> None:
-    """The two sentences the claim joins run past the quote's length; the quote must not stop before the command
-    the claim names (it used to end at "LATEX provides the")."""
-    section = chunk_with("en_latex_usrguide.pdf", "Case changing", "To overcome this problem")
-    question = "What does LaTeX offer instead of the TeX primitives for changing case?"
-    answer = (
-        "The primitives have a range of limitations with the case of explicit characters and UTF-8 input, so LaTeX "
-        "provides \\MakeUppercase [1]."
-    )
-    checked = check_answer(answer, question, [Passage(1, section, section.text)])
-    assert [c.status for c in checked.claims] == ["verified"]
-    [citation] = checked.citations
-    assert "\\MakeUppercase" in citation.quote and citation.quote in section.text
-
-
-@needs_realdocs
 def test_a_sentence_that_affirms_one_case_and_denies_the_other_is_read_case_by_case() -> None:
     """JLReq: a word-separating space at a line end keeps a full-width space, at a line start it does not. The
     model said it does at a line start too, and the sentence's last clause (affirmative) let it pass."""
@@ -329,3 +313,39 @@ def test_a_sentence_that_affirms_one_case_and_denies_the_other_is_read_case_by_c
     assert right.supported, right.reason
     line_end = check_claim("分かち書きで、区切りの和字間隔が行末に配置される場合は、全角アキを確保します。", passage)
     assert line_end.supported, line_end.reason
+
+
+@needs_realdocs
+@pytest.mark.parametrize(
+    ("name", "needles", "question", "answer", "shown"),
+    [
+        # two sentences the claim joins run past the quote's length: it used to end at "LATEX provides the"
+        (
+            "en_latex_usrguide.pdf",
+            ("Case changing", "To overcome this problem"),
+            "What does LaTeX offer instead of the TeX primitives for changing case?",
+            "The primitives have a range of limitations with the case of explicit characters and UTF-8 input, so "
+            "LaTeX provides \\MakeUppercase [1].",
+            ("\\MakeUppercase",),
+        ),
+        # the bill's appropriation is one sentence of about 800 characters: a quote cut at 240 from its start showed
+        # the amounts but not the program's section the claim names
+        (
+            "en_us_bill_hr815_2024.pdf",
+            ("$390,000,000, of which $160,000,000", "section 2009"),
+            "How many nonprofit security grant dollars does H.R. 815 provide?",
+            "H.R. 815 provides $160,000,000 for Nonprofit Security Grant Program under section 2009 of the Homeland "
+            "Security Act of 2002 (6 U.S.C. 609a) [1].",
+            ("$160,000,000", "section 2009", "2002", "609a"),
+        ),
+    ],
+)
+def test_a_long_evidence_is_quoted_where_it_holds_the_claim_s_facts(
+    name: str, needles: tuple[str, ...], question: str, answer: str, shown: tuple[str, ...]
+) -> None:
+    section = chunk_with(name, *needles)
+    checked = check_answer(answer, question, [Passage(1, section, section.text)])
+    assert [c.status for c in checked.claims] == ["verified"]
+    [citation] = checked.citations
+    assert citation.quote in section.text
+    assert all(fact in citation.quote for fact in shown)
