@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact
-from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, sentence_spans, support
+from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, is_yes_no_question, sentence_spans, support
 from rag.answers.polarity import polarity_conflict
 from rag.answers.prompts import detect_language
 from rag.answers.scope import former_state
@@ -79,14 +79,20 @@ def premises(question: str, texts: Sequence[str], sources: Sequence[str] = ()) -
     seconds?") confirmed by the answer is still caught. An identifier that names a document the passages come from
     is a premise too: "H.R. 815" asked about the passages of ``bill_hr815.pdf`` (letters and digits of its file
     name in ``sources``), whose sections never repeat the bill's number.
+
+    A question asking for a yes or a no ("Can a command defined with \\NewExpandableDocumentCommand take a v-type
+    argument?") is about its identifiers and names: the answer's "yes" holds only where the evidence speaks of them,
+    so there they are premises only when they name a document (mTower of ``mtower_description.md``). Otherwise a
+    description of v-type arguments in general verified "Yes, it can".
     """
     read = [(facts_of(text), plain_text(text)) for text in texts]
     names = [_letters_and_digits(source) for source in sources]
+    subjects = ("identifier", "name") if is_yes_no_question(question) else ()
     return tuple(
         fact
         for fact in facts_of(question)
-        if any(fact_found(fact, facts, plain) for facts, plain in read)
-        or (fact.kind == "identifier" and _names_a_source(fact, names))
+        if (fact.kind not in subjects and any(fact_found(fact, facts, plain) for facts, plain in read))
+        or (fact.kind in ("identifier", *subjects) and _names_a_source(fact, names))
     )
 
 
@@ -132,7 +138,7 @@ def check_claim(
     stated = facts_of(claim)
     facts = tuple(f for f in stated if not any(same_fact(f, g) for g in given))
     premised = tuple(f for f in stated if f.kind == "identifier" and f not in facts)
-    measured = any(f.kind in ("number", "date", "time", "version", "identifier") for f in facts)
+    anchored = any(_anchors(f) for f in facts)
     worded = f"{context} {claim}" if context else claim
     language = detect_language(claim)
     best: ClaimCheck | None = None
@@ -144,10 +150,9 @@ def check_claim(
         missing = tuple(f for f in facts if not fact_found(f, window_facts, plain_text(reading)))
         missing += tuple(f for f in premised if _about_another(f, window_facts, reading))
         share = support(worded, reading)
-        # an answer in Japanese about an English page (or the reverse) shares no words with it: there its quantities
-        # (numbers, dates, times, versions), identifiers and polarity must carry the check; a claim without one of
-        # them is not verified
-        needed = 0.0 if measured and detect_language(reading) != language else threshold
+        # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
+        # facts (``_anchors``) and polarity must carry the check; a claim without one is not verified
+        needed = 0.0 if anchored and detect_language(reading) != language else threshold
         # windows that hold every fact and enough words come first; among them a longer window must earn its
         # place, so the quote is the sentence itself rather than its neighbours too
         score = (1 - len(missing) / len(facts) if facts else 1.0) + share - WINDOW_PENALTY * (size - 1)
@@ -165,6 +170,15 @@ def check_claim(
     if not reason and (past := former_state(claim, best.evidence)):
         reason = f"the cited text describes a former state ({past}); the claim states it as current"
     return ClaimCheck(not reason, best.evidence, best.missing, conflict, best.support, reason)
+
+
+def _anchors(fact: Fact) -> bool:
+    """Whether a fact is distinctive enough to tie a claim to a sentence in another language: a date, time, version
+    or identifier, an amount with its unit, or a number of two digits or more ("32トラック" is "32 simultaneous
+    tracks"). A bare single digit is not: "チェック項目は3つ" is not about "3 Open Source Content Review"."""
+    if fact.kind != "number":
+        return fact.kind in ("date", "time", "version", "identifier")
+    return bool(fact.unit) or len(fact.magnitude.replace(".", "").lstrip("0")) >= 2
 
 
 def _off_topic(claim: str, topic: str, reading: str) -> str:

@@ -140,9 +140,12 @@ ERAS: dict[str, tuple[int, int]] = {
 _ERA_YEAR = re.compile(r"(令和|平成|昭和|大正|明治)\s?(元|\d{1,2})\s?年")
 _ISO_DATE = re.compile(r"(?<![\d.])(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?(?![\d.])")
 _TIME = re.compile(
-    r"(?<![\d:.])(\d{1,2}):(\d{2})(?::\d{2})?(?![\d:])"
-    r"|(?<!\d)(\d{1,2})\s?時(?!間)(?:\s?(\d{1,2})\s?分)?"
+    r"(?<![\d:.])(?P<clock_hours>\d{1,2}):(?P<clock_minutes>\d{2})(?::\d{2})?(?![\d:])"
+    r"(?:\s?(?P<clock_half>[AaPp])\.?[Mm]\.?(?![A-Za-z]))?"
+    r"|(?<![\d:.])(?P<bare_hours>\d{1,2})\s?(?P<bare_half>[AaPp])\.?[Mm]\.?(?![A-Za-z])"
+    r"|(?P<ja_half>午前|午後)?\s?(?<!\d)(?P<ja_hours>\d{1,2})\s?時(?!間)(?:\s?(?P<ja_minutes>\d{1,2})\s?分)?"
 )
+"""A time of day: 17:00, 5:00 PM, 5 p.m., 午後5時30分 (a half of the day turns the hours into 24-hour ones)."""
 _VERSION = re.compile(
     r"(?:\b(?:version|ver\.?|v)\s?|バージョン\s?)(\d+(?:\.\d+)+)|(?<![\d.])(\d+\.\d+\.\d+(?:\.\d+)*)(?![\d.])",
     re.IGNORECASE,
@@ -208,8 +211,9 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Fact]:
         if match["ja"].strip():
             value = _ja_value(value, match["ja"])
         unit = _CURRENCY_PREFIX.get(match["currency"] or "", "") or _unit_of(match["unit"])
-        if not unit and not match["fraction"] and _is_list_label(text, match.start("digits"), match.end("digits")):
-            continue  # "1 「…」" or "(2) …" at the start of a line numbers an item; it counts nothing
+        numeral_end = match.end("fraction") if match["fraction"] else match.end("digits")
+        if not unit and _is_list_label(text, match.start("digits"), numeral_end):
+            continue  # "1 「…」", "(2) …" or "3.0 Open Source …" at the start of a line numbers an item or a section
         if match["ordinal"]:
             unit = "ordinal"  # 第1回 is the first meeting, not one meeting
         facts.append(Fact("number", f"{_canonical(value)} {unit}".strip(), match.group().strip()))
@@ -319,9 +323,8 @@ def facts_of(text: str) -> tuple[Fact, ...]:
         facts.append(Fact("date", f"{_MONTHS[match[1].lower()]} month", match[1]))
         taken.append(match.span())
     for match in _TIME.finditer(text):
-        hours, minutes = (match[1], match[2]) if match[1] else (match[3], match[4] or "00")
-        if int(hours) <= 24 and int(minutes) < 60:
-            facts.append(Fact("time", f"{int(hours)}:{int(minutes):02d}", match.group()))
+        if (clock := _clock_time(match)) is not None:
+            facts.append(Fact("time", clock, match.group().strip()))
             taken.append(match.span())
     for match in _VERSION.finditer(text):
         dotted = match[1] or match[2]
@@ -334,6 +337,21 @@ def facts_of(text: str) -> tuple[Fact, ...]:
     facts += _numbers(text, taken)
     facts += _identifiers_and_names(text, taken)
     return tuple(facts)
+
+
+def _clock_time(match: re.Match[str]) -> str | None:
+    """``17:00`` for a ``_TIME`` match on the 24-hour clock; None for an hour or minute no clock shows."""
+    hours = match["clock_hours"] or match["bare_hours"] or match["ja_hours"]
+    minutes = int(match["clock_minutes"] or match["ja_minutes"] or 0)
+    half = (match["clock_half"] or match["bare_half"] or "").lower() or {"午前": "a", "午後": "p"}.get(
+        match["ja_half"] or "", ""
+    )
+    hour = int(hours)
+    if minutes >= 60 or hour > 24 or (half and not 1 <= hour <= 12):
+        return None
+    if half:
+        hour = hour % 12 + (12 if half == "p" else 0)
+    return f"{hour}:{minutes:02d}"
 
 
 def same_fact(fact: Fact, other: Fact) -> bool:

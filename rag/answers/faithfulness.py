@@ -40,6 +40,15 @@ _STOP_WORDS = frozenset(
 )
 _QUESTION_END = re.compile(r"(\?|？|か。?|ですか|ますか|でしょうか)\s*$")
 _QUESTION_START = re.compile(r"^(is|are|does|do|did|can|what|which|who|when|where|why|how)\b", re.IGNORECASE)
+_JA_INTERROGATIVE = re.compile("何|なに|なん|いくつ|いくら|どの|どこ|どれ|どう|どんな|どちら|誰|だれ|いつ|なぜ|幾")
+_EN_INTERROGATIVE = re.compile(
+    r"\b(?:what|which|who|whom|whose|how|(?:when|where|why)(?!\s+(?:i|you|we|they|he|she|it|a|an|the|this|that|my|our|your)\b))\b",
+    re.IGNORECASE,
+)
+_EN_AUXILIARY_OPENING = re.compile(
+    r"(?:^|[,;:]\s*)(?:is|are|was|were|does|do|did|can|could|will|would|should|shall|may|might|must|has|have|had)\b",
+    re.IGNORECASE,
+)
 _DONT_KNOW = re.compile(
     r"(わかりません|分かりません|不明です|見つかりません|記載がありません|記載されていません|書かれていません|"
     r"i (?:do not|don't) know|not (?:stated|mentioned|found|covered) in|no (?:information|basis)|cannot find)",
@@ -152,6 +161,21 @@ def is_question(text: str) -> bool:
     like an English question and ends with "?"."""
     line = text.strip().rstrip("」』）)\"'” ")
     return bool(_QUESTION_END.search(line) or (_QUESTION_START.match(line) and line.endswith("?")))
+
+
+def is_yes_no_question(text: str) -> bool:
+    """Whether ``text`` asks for a yes or a no: a question without an interrogative word ("…を実装していますか？",
+    "When I ship it, is it enough …?"). An English one opens a clause with an auxiliary before any interrogative
+    ("Can …, and if so by how long?" still counts: its first answer is a yes or a no); "when I …" is a condition, not
+    an interrogative. A text counts as Japanese when its Japanese letters are at least half as many as its Latin ones
+    (an API name inside a Japanese question does not make it English)."""
+    if not is_question(text):
+        return False
+    if 2 * len(_JA_LETTER.findall(text)) >= len(re.findall(r"[A-Za-z]", text)):
+        return not _JA_INTERROGATIVE.search(text)
+    auxiliary = _EN_AUXILIARY_OPENING.search(text)
+    interrogative = _EN_INTERROGATIVE.search(text)
+    return auxiliary is not None and (interrogative is None or auxiliary.start() < interrogative.start())
 
 
 def says_unknown(sentence: str) -> bool:

@@ -14,6 +14,7 @@ import pytest
 from rag.answers.citations import Passage
 from rag.answers.claims import check_claim, premises
 from rag.answers.facts import facts_of
+from rag.answers.faithfulness import is_yes_no_question
 from rag.answers.polarity import is_negated
 from rag.answers.verification import check_answer
 from rag.ingest.chunking import chunk_document
@@ -175,6 +176,11 @@ def test_an_invented_duration_is_caught_and_units_must_agree() -> None:
         ("1.2 billion", "number", "1200000000"),
         ("令和6年", "date", "2024 year"),
         ("午前3時", "time", "3:00"),
+        ("午後5時", "time", "17:00"),
+        ("5:00 PM", "time", "17:00"),  # the minutes say 17:00, the model "5:00 PM": one time
+        ("5 p.m.", "time", "17:00"),
+        ("12:30 a.m.", "time", "0:30"),
+        ("3.0 Open Source Content Review", "name", "Open Source Content Review"),  # a section number counts nothing
         ("03:00", "time", "3:00"),
         ("v2.4.1", "version", "2.4.1"),
         ("TEEC_OpenSession", "identifier", "TEEC_OpenSession"),
@@ -349,3 +355,56 @@ def test_a_long_evidence_is_quoted_where_it_holds_the_claim_s_facts(
     [citation] = checked.citations
     assert citation.quote in section.text
     assert all(fact in citation.quote for fact in shown)
+
+
+@needs_realdocs
+def test_a_yes_to_a_yes_no_question_needs_evidence_that_names_what_was_asked_about() -> None:
+    """ "Yes, a command defined with \\NewExpandableDocumentCommand can take a verbatim (v-type) argument" was shown as
+    verified, citing the general description of v-type arguments; the command is named only by another passage, so it
+    counted as the asker's premise. The guide says the opposite where it does name it ("The 'verbatim' argument type
+    v is not available")."""
+    document = "en_latex_usrguide.pdf"
+    on_topic = chunk_with(document, "v Reads an argument ‘verbatim’", "Thus a v-type argument is read between")
+    naming = chunk_with(document, "\\DeclareExpandableDocumentCommand")
+    question = "Can a command defined with \\NewExpandableDocumentCommand take a verbatim (v-type) argument?"
+    claim = "Yes, a command defined with \\NewExpandableDocumentCommand can take a verbatim (v-type) argument [1]."
+    checked = check_answer(claim, question, [Passage(1, on_topic, on_topic.text), Passage(2, naming, naming.text)])
+    assert checked.main_claim_failed
+    assert [c.status for c in checked.claims] == ["unsupported"]
+    assert "\\NewExpandableDocumentCommand" in checked.claims[0].reason
+    # asked what such a command does, the same command named by a passage stays the asker's premise
+    asked_what = "What does a command defined with \\NewExpandableDocumentCommand do with its arguments?"
+    assert [f.value for f in premises(asked_what, [naming.text])] == ["\\NewExpandableDocumentCommand"]
+
+
+@pytest.mark.parametrize(
+    ("question", "yes_no"),
+    [
+        ("mTowerは乱数を生成するTEE_GenerateRandomを実装していますか？", True),
+        ("When I ship it as a binary, is it enough to include only the license I chose?", True),
+        ("Can the President push back the date, and if so by how long at most?", True),
+        ("According to the rules, who first used the term bunsetsu (文節)?", False),
+        ("pTeXで和文文字と欧文文字の間のグルーを指定するパラメータは何ですか？", False),
+        ("When did the meeting finish?", False),
+        ("List the functions.", False),
+    ],
+)
+def test_a_question_asking_for_a_yes_or_a_no_is_told_from_one_asking_what(question: str, yes_no: bool) -> None:
+    assert is_yes_no_question(question) is yes_no
+
+
+@needs_realdocs
+def test_a_bare_single_digit_does_not_tie_a_japanese_claim_to_an_english_heading() -> None:
+    """Asked how many items the pamphlet's checklist has, the model said 3; "3.0 Open Source Content Review and
+    Approval" (a section of another document) verified it, across languages, on the section number alone."""
+    section = next(
+        c
+        for c in chunks_of("ja_openchain_spec_kaisetsu.pdf")
+        if "3.0 Open Source Content Review and Approval" in c.text
+    )
+    claim = "OSSコンプライアンスのパンフレットにある、OSS管理体制のチェック項目は3つあります。"
+    assert not check_claim(claim, "3.0 Open Source Content Review and Approval").supported
+    assert not check_claim(claim, section.text).supported
+    # a number of two digits or more still carries a claim across languages
+    tracks = "Each of the 100 sequences contains 32 simultaneous, polyphonic tracks."
+    assert check_claim("各シーケンスには、同時に32トラックがあります。", tracks).supported
