@@ -57,6 +57,9 @@ class ClaimCheck:
         polarity_conflict: the claim affirms what the evidence negates, or the other way round.
         support: share of the claim's content words found in ``evidence``.
         reason: one line for a person ("" when supported).
+        contradicts: the evidence states the claim's opposite: every fact and enough words found, on the claim's
+            topic, and only the polarity differs ("| TEE_GenerateRandom | No |" against "mTower implements
+            TEE_GenerateRandom").
     """
 
     supported: bool
@@ -65,6 +68,7 @@ class ClaimCheck:
     polarity_conflict: bool = False
     support: float = 0.0
     reason: str = ""
+    contradicts: bool = False
 
 
 # ---- the check ---------------------------------------------------------------------------------------------
@@ -165,11 +169,12 @@ def check_claim(
     across = detect_language(best.evidence) != language
     conflict = polarity_conflict(claim, best.evidence, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed)
-    if not reason and topic and not across:
-        reason = _off_topic(claim, topic, best_reading)
+    off_topic = _off_topic(claim, topic, best_reading) if topic and not across else ""
+    reason = reason or off_topic
     if not reason and (past := former_state(claim, best.evidence)):
         reason = f"the cited text describes a former state ({past}); the claim states it as current"
-    return ClaimCheck(not reason, best.evidence, best.missing, conflict, best.support, reason)
+    contradicts = conflict and not best.missing and best.support >= best_needed and not off_topic
+    return ClaimCheck(not reason, best.evidence, best.missing, conflict, best.support, reason, contradicts)
 
 
 def _anchors(fact: Fact) -> bool:

@@ -17,7 +17,8 @@ from dataclasses import replace
 from rag.answers.citations import Passage, drop_invalid_markers
 from rag.answers.context_window import estimate_tokens, fits, focus
 from rag.answers.evidence import SentenceRelevance, evidence_answer, evidence_citations, gather_evidence
-from rag.answers.faithfulness import says_unknown
+from rag.answers.faithfulness import is_yes_no_question, says_unknown
+from rag.answers.polarity import is_negated
 from rag.answers.prompts import (
     FOLLOWUPS_MARKER,
     Language,
@@ -90,6 +91,12 @@ _TEXT: dict[str, dict[Language, str]] = {
         "ja": "存在しない資料番号 {numbers} への引用を取り除きました。",
         "en": "Removed citations to passages that do not exist: {numbers}.",
     },
+    "contradicted": {
+        "ja": "{verdict}下の資料は LLM の回答と逆のことを述べています。",
+        "en": "{verdict}The passage below says the opposite of the LLM's answer.",
+    },
+    "yes": {"ja": "はい。", "en": "Yes. "},
+    "no": {"ja": "いいえ。", "en": "No. "},
     "unknown": {
         "ja": "LLM は資料の中に回答を見つけられませんでした。最も関連する箇所をそのまま示します（答えが含まれていない"
         "こともあります）。",
@@ -374,8 +381,16 @@ class AnswerDraft:
         if checked.main_claim_failed:
             reasons = "; ".join(dict.fromkeys(c.reason for c in checked.claims if c.reason))
             note = _TEXT["replaced"][language].format(reasons=reasons)
+            evidence, lead = self.evidence, ""
+            if checked.contradiction is not None:
+                evidence, lead = self._contradicting(checked.contradiction, checked.claims, language)
             return self._from_evidence(
-                " ".join([note, *notes]), claims=checked.claims, model_answer=body.strip(), followups=followups
+                " ".join([note, *notes]),
+                claims=checked.claims,
+                model_answer=body.strip(),
+                followups=followups,
+                evidence=evidence,
+                lead=lead,
             )
         if not checked.citations and says_unknown(body):
             # a small model says "I don't know" with the answer on the page: the reader sees the best sentences
@@ -396,6 +411,27 @@ class AnswerDraft:
             claims=checked.claims,
         )
 
+    def _contradicting(
+        self, contradiction: tuple[int, str], claims: Sequence[ClaimVerdict], language: Language
+    ) -> tuple[tuple[Evidence, ...], str]:
+        """The evidence led by the passage that states the opposite of the answer's main claim (quoting the
+        sentence that does), and the line that says so: with "No."/"Yes." first when the question asks for a yes or
+        a no and is itself affirmative (a "yes" to "問題ありませんか？" would be ambiguous)."""
+        n, quote = contradiction
+        claim = next(c.sentence for c in claims if c.status != "not_checked")
+        chunk = next(p.chunk for p in self.passages if p.n == n)
+        found = [e for e in self.evidence if e.n == n]
+        leading = (
+            replace(found[0], sentence=quote)
+            if found
+            else Evidence(n, chunk.source, chunk.page, chunk.chunk_id, chunk.text, quote)
+        )
+        evidence = (leading, *(e for e in self.evidence if e.n != n))
+        verdict = ""
+        if is_yes_no_question(self.query) and not is_negated(self.query):
+            verdict = _TEXT["yes" if is_negated(claim) else "no"][language]
+        return evidence, _TEXT["contradicted"][language].format(verdict=verdict)
+
     def _from_evidence(
         self,
         message: str,
@@ -404,13 +440,18 @@ class AnswerDraft:
         claims: tuple[ClaimVerdict, ...] = (),
         model_answer: str = "",
         followups: tuple[str, ...] = (),
+        evidence: Sequence[Evidence] | None = None,
+        lead: str = "",
     ) -> Answer:
-        """An answer made of the evidence's best sentences (``answer=""``: citations only, e.g. the LLM failed)."""
-        text = evidence_answer(self.evidence, FALLBACK_PASSAGES) if answer is None else answer
+        """An answer made of the evidence's best sentences (``answer=""``: citations only, e.g. the LLM failed),
+        after ``lead`` (a line of its own) when one is given."""
+        evidence = self.evidence if evidence is None else evidence
+        text = evidence_answer(evidence, FALLBACK_PASSAGES) if answer is None else answer
+        text = f"{lead}\n{text}" if lead else text
         language = detect_language(self.question)
         return self._answer(
             text,
-            citations=evidence_citations(self.evidence, FALLBACK_PASSAGES),
+            citations=evidence_citations(evidence, FALLBACK_PASSAGES),
             followups=followups or heading_followups(self.query, self.passages, language),
             message=message,
             claims=claims,

@@ -31,6 +31,9 @@ _EN_NOT_NEGATION = re.compile(r"\bnot only\b|\bno\.\s?\d|\bno (?:more|less|later
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _JA_CLAUSE_END = re.compile(r"[、,，]")
 _PUNCTUATED_END = re.compile(r"(?<=[。！？!?])\s*|(?<=[.;])\s+")
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$", re.MULTILINE)
+_YES_CELLS = frozenset({"yes", "y", "true", "はい", "○", "〇", "◯", "✓", "✔", "有", "あり", "可"})
+_NO_CELLS = frozenset({"no", "n", "false", "いいえ", "×", "✗", "✘", "無", "なし", "不可"})
 _ANSWER_PARTICLE = re.compile(r"^\s*(?:いいえ|はい|yes|no)\s*[、,.。!！]\s*", re.IGNORECASE)
 
 
@@ -50,10 +53,26 @@ def is_negated(sentence: str) -> bool:
     (odd: negated), "not only" and "no later than" excepted.
     """
     text = _ANSWER_PARTICLE.sub("", plain_text(sentence)).strip()
+    if (answered := _yes_no_cell(text)) is not None:
+        return not answered
     if _KANA.search(text):
         clauses = _clauses(text)
         text = clauses[-1] if clauses else text
     return negation_count(text) % 2 == 1
+
+
+def _yes_no_cell(text: str) -> bool | None:
+    """For a table row with a yes/no cell ("| TEE_Panic | Yes | Not tested |"), whether that cell says yes: the
+    row's polarity is its answer, not a negation in a comment beside it. None for other text."""
+    if text.count("|") < 2:
+        return None
+    for cell in text.strip().strip("|").split("|"):
+        value = cell.strip().casefold()
+        if value in _YES_CELLS:
+            return True
+        if value in _NO_CELLS:
+            return False
+    return None
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -69,8 +88,14 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
     ``across``: claim and evidence are in different languages, so no words are shared; the sentence restated is
     then the one holding most of the claim's facts, and polarity is always compared with it.
     """
-    # sentences end at their punctuation here, not at line breaks: a slide or a wrapped PDF line breaks mid-sentence
-    sentences = [s for s in _PUNCTUATED_END.split(evidence) if s.strip()] or [evidence]
+    # sentences end at their punctuation here, not at line breaks: a slide or a wrapped PDF line breaks mid-sentence;
+    # a table's rows end at their line breaks
+    sentences = [
+        line
+        for piece in _PUNCTUATED_END.split(evidence)
+        for line in (piece.splitlines() if _TABLE_ROW.search(piece) else [piece])
+        if line.strip()
+    ] or [evidence]
     facts = facts_of(claim)
     held = [sum(fact_found(f, facts_of(s), plain_text(s)) for f in facts) for s in sentences]
     by_facts = sentences[max(range(len(sentences)), key=held.__getitem__)]

@@ -39,6 +39,8 @@ class CheckedAnswer:
         main_claim_failed: the first claim, or more than half of the claims, are unsupported.
         attributed: sentences the model left uncited that now cite the passage supporting them.
         moved: sentences whose citation was moved from a passage that does not support them to one that does.
+        contradiction: when the first claim is unsupported because a passage states its opposite
+            (``ClaimCheck.contradicts``), that passage's number and the sentence(s) that say so, to quote.
     """
 
     text: str
@@ -47,6 +49,7 @@ class CheckedAnswer:
     main_claim_failed: bool
     attributed: int = 0
     moved: int = 0
+    contradiction: tuple[int, str] | None = None
 
     @property
     def unsupported(self) -> tuple[str, ...]:
@@ -70,6 +73,7 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
     verdicts: list[ClaimVerdict] = []
     quotes: dict[int, tuple[str, str]] = {}  # passage -> (first claim citing it, its evidence)
     attributed = moved = 0
+    contradiction: tuple[int, str] | None = None
     cursor = 0
     for start, end in closed_sentence_spans(answer):
         sentence = answer[start:end]
@@ -83,6 +87,8 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
         context = question if len(content_tokens(plain)) < SHORT_CLAIM_TOKENS else ""
         cited = [n for n in markers_of(sentence) if n in by_n]
         verdict, n, check = _judge(plain, context, cited, passages, given, question)
+        if verdict.status == "unsupported" and not any(v.status != "not_checked" for v in verdicts):
+            contradiction = _contradiction(plain, context, cited, passages, given, question)
         verdicts.append(verdict)
         if verdict.status == "reattributed":
             attributed, moved = (attributed, moved + 1) if cited else (attributed + 1, moved)
@@ -99,7 +105,7 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
     judged = [v for v in verdicts if v.status != "not_checked"]
     failed = [v for v in judged if v.status == "unsupported"]
     main_failed = bool(judged) and (judged[0].status == "unsupported" or 2 * len(failed) > len(judged))
-    return CheckedAnswer(text.strip(), citations, tuple(verdicts), main_failed, attributed, moved)
+    return CheckedAnswer(text.strip(), citations, tuple(verdicts), main_failed, attributed, moved, contradiction)
 
 
 def _is_claim(sentence: str) -> bool:
@@ -141,6 +147,18 @@ def _judge(
         first_failure = max((c for _, c in checks), key=lambda c: c.support)
     reason = first_failure.reason if first_failure else "no passage to check it against"
     return ClaimVerdict(claim, "unsupported", (), reason), None, None
+
+
+def _contradiction(
+    claim: str, context: str, cited: list[int], passages: Sequence[Passage], given: Sequence[Fact], topic: str
+) -> tuple[int, str] | None:
+    """The first passage (those the claim cites first) that states the claim's opposite, with the sentence(s) that
+    say so clipped for quoting; None when none does."""
+    for passage in sorted(passages, key=lambda p: (p.n not in cited, p.n)):
+        check = check_claim(claim, passage.chunk.text, context=context, given=given, topic=topic)
+        if check.contradicts:
+            return passage.n, clip_quote_for(claim, check.evidence)
+    return None
 
 
 def _with_marker(sentence: str, n: int | None) -> str:

@@ -243,6 +243,49 @@ def test_an_answer_whose_main_claim_flips_the_documents_polarity_is_replaced_by_
     assert "配布したことになります" not in answer.answer
     assert "配布にはなりません" in answer.answer and answer.citations[0].quote in chunk.text
     assert "the opposite" in answer.claims[0].reason
+    assert answer.answer.startswith("いいえ。")  # the passage answers the yes/no question the model got wrong
+
+
+@needs_realdocs
+@pytest.mark.parametrize(
+    ("question", "reply", "row", "verdict"),
+    [
+        (
+            "mTowerは乱数を生成するTEE_GenerateRandomを実装していますか？",
+            "はい、mTowerはTEE_GenerateRandomを実装しています[1]。",
+            "| TEE_GenerateRandom | No |",
+            "いいえ。",
+        ),
+        (
+            "Does mTower implement TEE_GetObjectBufferAttribute?",
+            "No, mTower does not implement TEE_GetObjectBufferAttribute [1].",
+            "| TEE_GetObjectBufferAttribute | Yes |",
+            "Yes. ",
+        ),
+        (  # asked in the negative, a bare yes or no would be ambiguous: the line says only that the passage disagrees
+            "mTowerはTEE_GenerateRandomを実装していないのですか？",
+            "はい、mTowerはTEE_GenerateRandomを実装しています[1]。",
+            "| TEE_GenerateRandom | No |",
+            "下の資料は",
+        ),
+    ],
+)
+def test_a_yes_no_answer_its_passage_contradicts_is_answered_the_other_way_with_that_passage(
+    question: str, reply: str, row: str, verdict: str
+) -> None:
+    """The model said mTower implements TEE_GenerateRandom; its table says "No". The evidence replaced the answer
+    but never said "no": the reader had to find the row. Now the contradicting row leads, after the verdict."""
+    from rag.answers.draft import answer_question
+    from rag.records import Hit
+    from tests.scripted_llm import ScriptedLLM
+
+    chunk = chunk_with("en_mtower_functionality_description.md", row)
+    answer = answer_question(ScriptedLLM([reply]), question, [Hit(chunk, 1.0)], Settings())
+    assert answer.model_answer == reply
+    first_line, quoted = answer.answer.splitlines()[:2]
+    assert first_line.startswith(verdict)
+    assert quoted.startswith(row) and answer.citations[0].quote.startswith(row)
+    assert answer.citations[0].quote in chunk.text
 
 
 @needs_realdocs
