@@ -80,9 +80,9 @@ def premises(question: str, texts: Sequence[str], sources: Sequence[str] = ()) -
     "OpenChain仕様2.0の認証は何か月有効？" answered "仕様2.0の認証は18か月有効です [1]" restates "2.0" from the
     question; the passage on duration never repeats it, yet the model invented nothing. A premise counts only when
     one of ``texts`` (the passages the model read) holds it as well, so a question's wrong number ("is the limit 10
-    seconds?") confirmed by the answer is still caught. An identifier that names a document the passages come from
-    is a premise too: "H.R. 815" asked about the passages of ``bill_hr815.pdf`` (letters and digits of its file
-    name in ``sources``), whose sections never repeat the bill's number.
+    seconds?") confirmed by the answer is still caught. An identifier, name or number that names a document the
+    passages come from is a premise too: "H.R. 815" asked about the passages of ``bill_hr815.pdf`` (letters and
+    digits of its file name in ``sources``), whose sections never repeat the bill's number.
 
     A question asking for a yes or a no ("Can a command defined with \\NewExpandableDocumentCommand take a v-type
     argument?") is about its identifiers and names: the answer's "yes" holds only where the evidence speaks of them,
@@ -96,14 +96,18 @@ def premises(question: str, texts: Sequence[str], sources: Sequence[str] = ()) -
         fact
         for fact in facts_of(question)
         if (fact.kind not in subjects and any(fact_found(fact, facts, plain) for facts, plain in read))
-        or (fact.kind in ("identifier", *subjects) and _names_a_source(fact, names))
+        or _names_a_source(fact, names)
     )
 
 
 def _names_a_source(fact: Fact, names: Sequence[str]) -> bool:
-    """Whether an identifier (5 letters and digits or more: "hr815") is part of one of the file ``names``."""
+    """Whether an identifier or a name (4 letters and digits or more: "hr815", "MHLW"), or a number written with 3
+    digits or more ("dialogue 00004" of ``chat_00004.json``), is part of one of the file ``names``."""
+    if fact.kind == "number":
+        digits = re.sub(r"\D", "", fact.text)
+        return len(digits) >= 3 and any(re.search(rf"(?<!\d){digits}(?!\d)", name) for name in names)
     key = _letters_and_digits(fact.value)
-    return len(key) >= 5 and any(key in name for name in names)
+    return fact.kind in ("identifier", "name") and len(key) >= 4 and any(key in name for name in names)
 
 
 def _letters_and_digits(text: str) -> str:
@@ -229,7 +233,7 @@ def _windows(evidence: str, max_size: int) -> list[tuple[str, str, int]]:
     A table row is read together with the table's header row, so "240" in a row is checked with its column names;
     the quote stays the row itself. Header and separator rows are never windows of their own.
     """
-    spans = [(s, e) for s, e in sentence_spans(evidence) if not _is_separator_row(evidence[s:e])]
+    spans = [(s, e) for s, e in _unit_spans(evidence) if not _is_separator_row(evidence[s:e])]
     header = ""
     windows: list[tuple[str, str, int]] = []
     for i, (start, end) in enumerate(spans):
@@ -248,6 +252,21 @@ def _windows(evidence: str, max_size: int) -> list[tuple[str, str, int]]:
             windows.append((text, text, size))
     whole = evidence.strip()
     return windows or ([(whole, whole, 1)] if whole else [])
+
+
+def _unit_spans(evidence: str) -> list[tuple[int, int]]:
+    """The spans of ``evidence``'s sentences, a table row being one span however many sentences its cells hold:
+    split at its 。, a rule's row lost its ID cell to the first piece and its closing ``|`` to the last."""
+    spans: list[tuple[int, int]] = []
+    for start, end in sentence_spans(evidence):
+        line_start = evidence.rfind("\n", 0, start) + 1
+        line_end = evidence.find("\n", start)
+        line_end = len(evidence) if line_end < 0 else line_end
+        if _is_table_row(evidence[line_start:line_end]):
+            start, end = line_start, line_start + len(evidence[line_start:line_end].rstrip())
+        if not spans or spans[-1] != (start, end):
+            spans.append((start, end))
+    return spans
 
 
 def _is_table_row(line: str) -> bool:

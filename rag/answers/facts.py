@@ -245,8 +245,8 @@ def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
 # ---- identifiers and names ---------------------------------------------------------------------------------
 
 _CODE = re.compile(
-    r"\b(?:[A-Z]{1,2}\.){1,3}\s?\d+\b"  # designations: H.R. 815, S. 1
-    r"|\b[A-Z]{1,3}\d+(?:-\d+)+\b"  # rule and item codes: L3-01, R2-1-4
+    r"\b(?:[A-Z]{1,2}\.){1,3}\s?\d+(?!\d|\.\d)"  # designations: H.R. 815, S. 1 (also before Japanese: H.R. 815は)
+    r"|\b[A-Z]{1,3}\d+(?:-\d+)+(?![\d-])"  # rule and item codes: L3-01, R2-1-4
 )
 """Codes that hold digits: read as one identifier before any number is, so "L3-01" is no count of 1."""
 _IDENTIFIER = re.compile(
@@ -378,8 +378,10 @@ def fact_found(fact: Fact, evidence_facts: tuple[Fact, ...], evidence_text: str)
             if fact.value == other.value:
                 return True
         elif fact.kind in ("number", "date", "version") and other.kind in ("number", "date", "version"):
-            # a measure may be written without its unit in a table; a count of people or cases says what it counts
+            # a measure may be written without its unit in a table; a count of people or cases says what it counts;
+            # a bare single digit is everywhere ("1シート" is no evidence of "1MB")
             loose = fact.unit not in COUNTERS and (not fact.unit or not other.unit)
+            loose = loose and (fact.unit == other.unit or len(fact.magnitude.replace(".", "").lstrip("0")) >= 2)
             if _same_magnitude(fact.magnitude, other.magnitude) and (loose or fact.unit == other.unit):
                 return True
             if fact.kind == "version" and fact.value in other.text:

@@ -133,18 +133,20 @@ def clause_polarity(claim: str, sentence: str) -> bool | None:
     if max(fits) == 0:
         return None
     candidates = [i for i, fit in enumerate(fits) if fit >= 0.8 * max(fits)]
-    if len(candidates) > 1:
-        # the same predicate for two cases ("行末に配置される場合は…し, 行頭に配置される場合は…しないで"): the cases
-        # differ where their condition clauses stop running in parallel, just before the ending they share
-        conditions = [clauses[i - 1] if i > 0 else "" for i in candidates]
-        shared = len(os.path.commonprefix([c[::-1] for c in conditions]))
-        heads = [c[: len(c) - shared] for c in conditions]
-        width = min(len(h) for h in heads)
-        if width == 0:
-            return None
-        asked = content_tokens(condition)
-        named = [len(asked & content_tokens(h[-width:])) for h in heads]
-        if max(named) == 0 or named.count(max(named)) > 1:
-            return None  # the claim names none of the cases, or several: nothing to compare with
-        candidates = [candidates[named.index(max(named))]]
-    return negated[candidates[0]]
+    if len(candidates) < 2:
+        # one clause restated: the sentence is no pair of cases, and its polarity is its main predicate's; a
+        # condition ("改行が含まれていると、…読み取れなくなる") is not what it asserts
+        return None
+    # the same predicate for two cases ("行末に配置される場合は…し, 行頭に配置される場合は…しないで"): the cases
+    # differ where their condition clauses stop running in parallel, just before the ending they share
+    conditions = [clauses[i - 1] if i > 0 else "" for i in candidates]
+    shared = len(os.path.commonprefix([c[::-1] for c in conditions]))
+    heads = [c[: len(c) - shared] for c in conditions]
+    width = min(len(h) for h in heads)
+    if width == 0:
+        return None
+    asked = content_tokens(condition)
+    named = [len(asked & content_tokens(h[-width:])) for h in heads]
+    if max(named) == 0 or named.count(max(named)) > 1:
+        return None  # the claim names none of the cases, or several: nothing to compare with
+    return negated[candidates[named.index(max(named))]]

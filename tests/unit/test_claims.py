@@ -188,6 +188,7 @@ def test_an_invented_duration_is_caught_and_units_must_agree() -> None:
         ("45 %", "number", "45 %"),
         ("L3-01", "identifier", "L3-01"),  # a rule code, not a count of 1
         ("H.R. 815", "identifier", "H.R. 815"),
+        ("H.R. 815は", "identifier", "H.R. 815"),  # a designation before Japanese text is still one
         ("Precision Machinery Company's", "name", "Precision Machinery Company"),
     ],
 )
@@ -451,3 +452,43 @@ def test_a_bare_single_digit_does_not_tie_a_japanese_claim_to_an_english_heading
     # a number of two digits or more still carries a claim across languages
     tracks = "Each of the 100 sequences contains 32 simultaneous, polyphonic tracks."
     assert check_claim("各シーケンスには、同時に32トラックがあります。", tracks).supported
+
+
+RULES_CSV = "ja_digital_agency_machine_readability_rules.csv"
+
+
+@needs_realdocs
+def test_a_table_row_whose_cell_holds_several_sentences_is_read_as_one_row() -> None:
+    """Cut at each 。 of its cells, the L3-01 row lost its ID to the first piece and was taken for a header: the
+    right answer "L3-01" was replaced by the evidence, and the row was never quoted."""
+    row = chunk_with(RULES_CSV, "| L3-01 |")
+    question = "Which rule ID says the header row should be the very first line, with the data on the next line?"
+    checked = check_answer("L3-01 [1]", question, [Passage(1, row, row.text)])
+    assert [c.status for c in checked.claims] == ["verified"]
+    assert checked.citations[0].quote.startswith("| L3-01 |") and checked.citations[0].quote in row.text
+
+
+@needs_realdocs
+def test_a_condition_inside_a_sentence_is_not_what_the_sentence_asserts() -> None:
+    """ "改行が含まれていると、…読み取れなくなる" denies; its conditional clause does not make "改行を含めても大丈夫"
+    agree with it (clauses are compared only for a sentence that states two cases)."""
+    row = chunk_with(RULES_CSV, "| L1-14 |").text
+    wrong = check_claim("CSVで、一つのレコードの値の中に改行を含めても大丈夫です。", row)
+    assert not wrong.supported and wrong.polarity_conflict and wrong.contradicts
+
+
+@needs_realdocs
+def test_a_single_digit_with_a_unit_is_not_found_in_any_bare_one() -> None:
+    """The rules set no size limit for CSV files; "1MB" was verified by "1シート(CSVは1ファイル)" in another rule."""
+    row = chunk_with(RULES_CSV, "| L1-02 |").text
+    assert not check_claim("CSVファイルのサイズの上限は、1MBです。", row).supported
+
+
+def test_a_number_that_names_the_cited_file_is_a_premise() -> None:
+    """ "dialogue 00004" is the file ``…_00004.json``; no line of the dialogue repeats its number."""
+    question = "What satisfaction score did the two speakers give in the evaluations of dialogue 00004?"
+    given = premises(question, ["AA: ですね!"], ["docs/ja_chat_realpersonachat_00004.json"])
+    assert [f.text for f in given] == ["00004"]
+    assert not premises(
+        question.replace("00004", "00005"), ["AA: ですね!"], ["docs/ja_chat_realpersonachat_00004.json"]
+    )
