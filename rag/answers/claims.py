@@ -27,7 +27,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact
-from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, is_yes_no_question, sentence_spans, support
+from rag.answers.faithfulness import (
+    SUPPORT_THRESHOLD,
+    content_tokens,
+    is_question,
+    is_yes_no_question,
+    sentence_spans,
+    support,
+)
 from rag.answers.polarity import polarity_conflict
 from rag.answers.prompts import detect_language
 from rag.answers.scope import former_state
@@ -42,6 +49,9 @@ changing does not support "\\MakeUppercase changes the page margins", however ma
 recorded replies of the realdocs golden run (``bench/answers_replay.py``) the two claims shown as verified about
 something no document says held 0/7 and 2/7 of them; correct claims held 3/9 (a question naming its document) and
 more."""
+CONTRADICTION_MARGIN = 0.1
+"""A window whose score is within this of the contradicting one's and that agrees with the claim makes the passage
+ambiguous about it: no "No." is drawn from it (a window's score: facts found + share of words - length penalty)."""
 TOPIC_MIN_TOKENS = 3
 """Below this many words taken from the question, a claim is too short to say what it is about."""
 
@@ -149,10 +159,7 @@ def check_claim(
     anchored = any(_anchors(f) for f in facts)
     worded = f"{context} {claim}" if context else claim
     language = detect_language(claim)
-    best: ClaimCheck | None = None
-    best_reading = ""
-    best_key: tuple[bool, float] = (False, -1.0)
-    best_needed = threshold
+    ranked: list[tuple[tuple[bool, float], float, ClaimCheck, str]] = []
     for window, reading, size in _windows(evidence, WINDOW_SENTENCES):
         window_facts = facts_of(reading)
         missing = tuple(f for f in facts if not fact_found(f, window_facts, plain_text(reading)))
@@ -164,12 +171,18 @@ def check_claim(
         # windows that hold every fact and enough words come first; among them a longer window must earn its
         # place, so the quote is the sentence itself rather than its neighbours too
         score = (1 - len(missing) / len(facts) if facts else 1.0) + share - WINDOW_PENALTY * (size - 1)
-        key = (not missing and share >= needed, score)
-        if key > best_key:
-            best_key, best_needed = key, needed
-            best, best_reading = ClaimCheck(False, window, missing, False, share), reading
-    if best is None:
+        ranked.append(
+            (
+                (not missing and share >= needed, score),
+                needed,
+                ClaimCheck(False, window, missing, False, share),
+                reading,
+            )
+        )
+    if not ranked:
         return ClaimCheck(False, "", facts, False, 0.0, "the cited text is empty")
+    ranked.sort(key=lambda entry: entry[0], reverse=True)
+    (_holds, best_score), best_needed, best, best_reading = ranked[0]
     across = detect_language(best.evidence) != language
     conflict = polarity_conflict(claim, best.evidence, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed)
@@ -177,8 +190,27 @@ def check_claim(
     reason = reason or off_topic
     if not reason and (past := former_state(claim, best.evidence)):
         reason = f"the cited text describes a former state ({past}); the claim states it as current"
-    contradicts = conflict and not best.missing and best.support >= best_needed and not off_topic
+    # the evidence states the opposite only when it is a statement, not a question, and no other statement restating
+    # the claim about as closely agrees with it: a FAQ quotes the misconception before the answer that corrects it
+    contradicts = (
+        conflict
+        and not best.missing
+        and best.support >= best_needed
+        and not off_topic
+        and not _asks(best.evidence)
+        and all(
+            polarity_conflict(claim, check.evidence, across=detect_language(check.evidence) != language)
+            for (holds, score), _needed, check, _reading in ranked[1:]
+            if holds and score >= best_score - CONTRADICTION_MARGIN and not _asks(check.evidence)
+        )
+    )
     return ClaimCheck(not reason, best.evidence, best.missing, conflict, best.support, reason, contradicts)
+
+
+def _asks(window: str) -> bool:
+    """Whether a window holds a question: it asserts nothing, so it neither contradicts a claim nor agrees with one
+    (a FAQ's "…OSSを配布していないという事になりますか?" is the asker's misconception)."""
+    return any(is_question(window[start:end]) for start, end in sentence_spans(window))
 
 
 def _anchors(fact: Fact) -> bool:

@@ -492,3 +492,13 @@ def test_a_number_that_names_the_cited_file_is_a_premise() -> None:
     assert not premises(
         question.replace("00004", "00005"), ["AA: ですね!"], ["docs/ja_chat_realpersonachat_00004.json"]
     )
+
+
+@needs_realdocs
+def test_a_question_in_the_passage_never_contradicts_a_claim() -> None:
+    """The FAQ quotes the asker's misconception as a question ("…当社はOSSを配布していないという事になりますか?") before
+    answering that lending a device is distribution. The correct claim was "contradicted" by that question, and the
+    answer led with a wrong "いいえ"."""
+    passage = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "OSSを配布していないという事になりますか").text
+    check = check_claim("OSSが入った機器を貸し出すだけの場合でも、OSSを配布したことになります。", passage)
+    assert not check.contradicts
