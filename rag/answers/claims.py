@@ -26,11 +26,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact
+from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, significant_digits
 from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
     content_tokens,
     is_question,
+    is_table_row,
     is_yes_no_question,
     sentence_spans,
     support,
@@ -219,7 +220,7 @@ def _anchors(fact: Fact) -> bool:
     tracks"). A bare single digit is not: "チェック項目は3つ" is not about "3 Open Source Content Review"."""
     if fact.kind != "number":
         return fact.kind in ("date", "time", "version", "identifier")
-    return bool(fact.unit) or len(fact.magnitude.replace(".", "").lstrip("0")) >= 2
+    return bool(fact.unit) or significant_digits(fact) >= 2
 
 
 def _off_topic(claim: str, topic: str, reading: str) -> str:
@@ -270,7 +271,7 @@ def _windows(evidence: str, max_size: int) -> list[tuple[str, str, int]]:
     windows: list[tuple[str, str, int]] = []
     for i, (start, end) in enumerate(spans):
         line = evidence[start:end]
-        if _is_table_row(line):
+        if is_table_row(line):
             if not header or _follows_separator(evidence, end):
                 header = line
                 continue
@@ -278,7 +279,7 @@ def _windows(evidence: str, max_size: int) -> list[tuple[str, str, int]]:
             continue
         header = ""
         for size in range(1, max_size + 1):
-            if i + size > len(spans) or any(_is_table_row(evidence[s:e]) for s, e in spans[i : i + size]):
+            if i + size > len(spans) or any(is_table_row(evidence[s:e]) for s, e in spans[i : i + size]):
                 break
             text = evidence[start : spans[i + size - 1][1]]
             windows.append((text, text, size))
@@ -294,15 +295,11 @@ def _unit_spans(evidence: str) -> list[tuple[int, int]]:
         line_start = evidence.rfind("\n", 0, start) + 1
         line_end = evidence.find("\n", start)
         line_end = len(evidence) if line_end < 0 else line_end
-        if _is_table_row(evidence[line_start:line_end]):
+        if is_table_row(evidence[line_start:line_end]):
             start, end = line_start, line_start + len(evidence[line_start:line_end].rstrip())
         if not spans or spans[-1] != (start, end):
             spans.append((start, end))
     return spans
-
-
-def _is_table_row(line: str) -> bool:
-    return line.lstrip().startswith("|") and line.count("|") >= 2
 
 
 def _is_separator_row(line: str) -> bool:

@@ -354,6 +354,11 @@ def _clock_time(match: re.Match[str]) -> str | None:
     return f"{hour}:{minutes:02d}"
 
 
+def significant_digits(fact: Fact) -> int:
+    """How many digits a number's magnitude has, leading zeros and the decimal point aside (1 for "1MB", 2 for 32)."""
+    return len(fact.magnitude.replace(".", "").lstrip("0"))
+
+
 def same_fact(fact: Fact, other: Fact) -> bool:
     return fact.kind == other.kind and fact.value.casefold() == other.value.casefold()
 
@@ -381,7 +386,7 @@ def fact_found(fact: Fact, evidence_facts: tuple[Fact, ...], evidence_text: str)
             # a measure may be written without its unit in a table; a count of people or cases says what it counts;
             # a bare single digit is everywhere ("1シート" is no evidence of "1MB")
             loose = fact.unit not in COUNTERS and (not fact.unit or not other.unit)
-            loose = loose and (fact.unit == other.unit or len(fact.magnitude.replace(".", "").lstrip("0")) >= 2)
+            loose = loose and (fact.unit == other.unit or significant_digits(fact) >= 2)
             if _same_magnitude(fact.magnitude, other.magnitude) and (loose or fact.unit == other.unit):
                 return True
             if fact.kind == "version" and fact.value in other.text:

@@ -178,6 +178,12 @@ def is_yes_no_question(text: str) -> bool:
     return auxiliary is not None and (interrogative is None or auxiliary.start() < interrogative.start())
 
 
+def is_table_row(line: str) -> bool:
+    """Whether a line is a row of a table as the parsers write it (``| a | b |``); a row cut off at a chunk's end
+    keeps its opening ``|`` and at least one more."""
+    return line.lstrip().startswith("|") and line.count("|") >= 2
+
+
 def says_unknown(sentence: str) -> bool:
     """Whether the sentence says the documents do not give the answer (such a sentence needs no support)."""
     return bool(_DONT_KNOW.search(sentence))

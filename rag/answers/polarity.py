@@ -9,7 +9,7 @@ import os
 import re
 
 from rag.answers.facts import fact_found, facts_of, plain_text
-from rag.answers.faithfulness import content_tokens, support
+from rag.answers.faithfulness import content_tokens, is_table_row, support
 
 POLARITY_MIN_SUPPORT = 0.5
 """Polarity is compared only with an evidence sentence the claim restates (this share of its content words)."""
@@ -31,7 +31,6 @@ _EN_NOT_NEGATION = re.compile(r"\bnot only\b|\bno\.\s?\d|\bno (?:more|less|later
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _JA_CLAUSE_END = re.compile(r"[、,，]")
 _PUNCTUATED_END = re.compile(r"(?<=[。！？!?])\s*|(?<=[.;])\s+")
-_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$", re.MULTILINE)
 _YES_CELLS = frozenset({"yes", "y", "true", "はい", "○", "〇", "◯", "✓", "✔", "有", "あり", "可"})
 _NO_CELLS = frozenset({"no", "n", "false", "いいえ", "×", "✗", "✘", "無", "なし", "不可"})
 _ANSWER_PARTICLE = re.compile(r"^\s*(?:いいえ|はい|yes|no)\s*[、,.。!！]\s*", re.IGNORECASE)
@@ -93,7 +92,7 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
     sentences = [
         line
         for piece in _PUNCTUATED_END.split(evidence)
-        for line in (piece.splitlines() if _TABLE_ROW.search(piece) else [piece])
+        for line in (piece.splitlines() if any(map(is_table_row, piece.splitlines())) else [piece])
         if line.strip()
     ] or [evidence]
     facts = facts_of(claim)
