@@ -3,9 +3,14 @@
 One call asks for the TRUE statements a quiz still needs (and one spare), one about each numbered passage, under
 the reply's JSON schema and a short token cap (a CPU model writes a few tokens a second). The reply is parsed
 robustly (code fences, stray text, a reply cut off mid-item) and, once, repaired by showing the model its error.
-At intermediate and advanced level a statement must restate its passage, not copy it (``is_verbatim``): the
-statements that copy are sent back once, in the same conversation (the model has read the passages already), with
-the copy named and the rule repeated. Every statement is validated like any other (``validate_generated``).
+At intermediate and advanced level a statement must restate its passage, not copy it (``is_verbatim``). A copy
+gets one more try. For a passage in the model's strongest language (``PIVOT_LANGUAGE``, English) it is sent back in
+the same conversation, the copy named and the rule repeated. A small model asked again mostly copies a Japanese
+passage a second time, so for another language the passage goes through the pivot instead: the model translates
+it into English, then restates that translation in the passage's language. It cannot copy what it never sees in
+that language; a round trip through translation is the classic way to paraphrase. Every statement is validated
+like any other (``validate_generated``): a round trip that lost a number, a name or a negation is no TRUE item,
+nor one that swapped the sentence's terms for loose ones (``keeps_terms``).
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rag.answers.context_window import estimate_tokens
+from rag.answers.faithfulness import support
+from rag.answers.polarity import POLARITY_MIN_SUPPORT
 from rag.answers.prompts import Language
 from rag.errors import LLMOutputError, LLMUnavailableError
 from rag.llm.base import LLMBackend, Message
@@ -85,10 +92,20 @@ _SHOTS = {
         ),
     ),
 }
+PIVOT_LANGUAGE: Language = "en"
+"""The language a copy of another language's passage is translated into before it is restated again."""
+PIVOT_MIN_SHARE = POLARITY_MIN_SUPPORT
+"""Share of content words a restatement made through the pivot shares with its sentence, both ways (``keeps_terms``):
+the share at which the claim check takes a claim to restate a sentence. At 0.6 the round trips that kept their
+meaning were rejected too, and copies were 0.625 of the TRUE statements (``bench/quiz.py``)."""
+TRANSLATE_TOKENS = 120
+"""Cap on a pivot translation's tokens: a sentence or two of English."""
+_TRANSLATE = "Translate into English, nothing else, keeping every number, name and negation: {passage}"
 _REWORD = {
     "en": "That copies the sentence. Say it again in other words and another word order, in English.",
     "ja": "元の文の写しになっています。別の言葉と別の語順で、日本語で言い換えてください。",
 }
+_ANSWER_IN = {"en": "(Answer in English.)", "ja": "（日本語で答えること）"}
 _RESTATE_EXAMPLE = {
     "en": " Example: the passage 'Receipts must be submitted within 30 days of the purchase.' becomes "
     "'A purchase gives you 30 days to hand in its receipts.'",
@@ -230,9 +247,9 @@ def restate_each(
     """Restatements of the focus passages one by one until ``need`` pass, then the copies met on the way.
 
     A reply is one sentence of text (a few-shot conversation asks for nothing else; JSON framing would cost a CPU
-    model time on every token). It is validated like any model statement. A copy gets one more try in the same
-    conversation, the copy named; a copy that stays one is still a valid TRUE candidate, placed last (the quiz
-    prefers to turn it into a FALSE item). At most ``need + 2`` passages are asked about.
+    model time on every token). It is validated like any model statement. A copy gets one more try
+    (``_ask_again``); a copy that stays one, or whose second try failed, is still a valid TRUE candidate, placed
+    last (the quiz prefers to turn it into a FALSE item). At most ``need + 2`` passages are asked about.
 
     Raises:
         LLMUnavailableError: the backend failed twice in a row.
@@ -244,9 +261,14 @@ def restate_each(
         if len(restated) >= need:
             break
         messages = restate_messages(focus, language)
-        for attempt in (1, 2):
+        copy: tuple[str, Candidate] | None = None  # the reply that copied the passage, and its candidate
+        for _attempt in (1, 2):
             try:
-                reply = backend.chat(messages, temperature=0.5 * attempt, max_tokens=RESTATE_TOKENS)
+                if copy:
+                    messages = _ask_again(backend, focus, language, messages, copy[0])
+                # asked again in the same words, the model samples further from its copy
+                hotter = copy is not None and language == PIVOT_LANGUAGE
+                reply = backend.chat(messages, temperature=1.0 if hotter else 0.5, max_tokens=RESTATE_TOKENS)
                 failures = 0
             except LLMUnavailableError as err:
                 reasons["llm_failed"] += 1
@@ -255,28 +277,73 @@ def restate_each(
                     raise
                 notify(f"The LLM failed ({err}); trying once more")
                 continue
-            statement = _first_sentence(reply)
-            result = validate_generated({"passage": 1, "statement": statement}, [focus], document)
+            result = validate_generated({"passage": 1, "statement": _first_sentence(reply)}, [focus], document)
             if isinstance(result, str):
                 reasons[result] += 1
                 break
+            if copy and language != PIVOT_LANGUAGE and not keeps_terms(result.statement, result.evidence):
+                reasons["pivot_drifted"] += 1
+                break
             if not is_verbatim(result.statement, result.evidence):
                 restated.append(result)
+                copy = None
                 break
             reasons["copied_passage"] += 1
-            if attempt == 2:
-                copies.append(result)
+            if copy:
                 break
-            messages = [*messages, Message("assistant", reply), Message("user", _REWORD[language])]
+            copy = (reply, result)
+        if copy:
+            copies.append(copy[1])
     if copies:
         notify(f"{len(copies)} statements copied their passage even when asked again")
     return restated + copies
 
 
+def keeps_terms(statement: str, sentence: str) -> bool:
+    """Whether a restatement written from a translation names what its sentence names: ``PIVOT_MIN_SHARE`` of its
+    content words are the sentence's, and of the sentence's content words it keeps as many.
+
+    Written back from English, a small model's Japanese swaps the document's terms for loose ones (著作者名 ->
+    名前, 輸出 -> 出口) and drifts in meaning past what the fact and polarity checks see; a restatement that keeps
+    the terms and changes the wording around them is what was asked for.
+    """
+    return min(support(statement, sentence), support(sentence, statement)) >= PIVOT_MIN_SHARE
+
+
+def _ask_again(
+    backend: LLMBackend, focus: Focus, language: Language, messages: list[Message], copy: str
+) -> list[Message]:
+    """The conversation that asks once more for a restatement of ``focus`` after ``copy``.
+
+    In ``PIVOT_LANGUAGE`` the copy is shown back and named. In another language the model is given ``focus``
+    translated into ``PIVOT_LANGUAGE`` in place of the passage, and told to answer in ``language``: it restates a
+    meaning it read in other words. The translation is asked for after the same system prompt and examples, so a
+    llama.cpp backend reads only the passage (a separate prompt would evict the cached prefix, about 4 s a
+    statement on 2 cores); the restatement request leaves the translation turn out and never shows the passage.
+
+    Raises:
+        LLMUnavailableError: the translation failed.
+    """
+    if language == PIVOT_LANGUAGE:
+        return [*messages, Message("assistant", copy), Message("user", _REWORD[language])]
+    prefix = messages[:-1]
+    ask = Message("user", _TRANSLATE.format(passage=passage_text(focus)))
+    translated = _first_sentence(backend.chat([*prefix, ask], temperature=0.2, max_tokens=TRANSLATE_TOKENS))
+    return [*prefix, Message("user", f"{translated}\n{_ANSWER_IN[language]}")]
+
+
+_LEAD_IN = re.compile(
+    r"^(?:statement|言い換え(?:ると)?|文|[^:：]{0,40}\b(?:restated|rephrased|paraphrased|in other words)\b[^:：]{0,20})"
+    r"\s*[:：]\s*",
+    re.IGNORECASE,
+)
+
+
 def _first_sentence(reply: str) -> str:
-    """The reply's first line, without quotation marks or a label the model put around it."""
+    """The reply's first line, without quotation marks or a label the model put around it ("statement:", "The
+    sentence can be restated as:")."""
     line = next((line for line in reply.strip().splitlines() if line.strip()), "")
-    return re.sub(r"^(?:statement|言い換え|文)\s*[:：]\s*", "", line.strip()).strip("「」『』\"'“” ")
+    return _LEAD_IN.sub("", line.strip()).strip("「」『』\"'“” ")
 
 
 def _call(

@@ -179,6 +179,12 @@ def validate_generated(raw: Any, passages: Sequence[Focus], document: Sequence[C
             if not stated and added_restriction(statement, evidence):
                 reason = "true_adds_restriction"
                 continue
+            if not stated and untranslated_words(statement, evidence):
+                reason = "true_untranslated"
+                continue
+            if not stated and len(split_sentences(statement)) > len(split_sentences(evidence)):
+                reason = "true_adds_sentence"  # a sentence the citation has no counterpart for says something new
+                continue
             return candidate
         change = None if item.answer_bool or stated else contradiction(statement, evidence)
         if change is not None:
@@ -203,8 +209,26 @@ def added_restriction(statement: str, evidence: str) -> str:
 
 
 def supports(statement: str, evidence: str) -> bool:
-    """Whether ``evidence`` supports ``statement`` by the claim check answers get (facts, polarity, content words)."""
-    return check_claim(statement, evidence).supported
+    """Whether ``evidence`` supports ``statement`` by the claim check answers get (facts, polarity, content words).
+
+    A TRUE statement restates the sentence it cites, so with one sentence cited their polarity must agree however
+    few words they share (the claim check compares polarity only with a sentence that shares half the claim's
+    words: an answer may cite a whole chunk). "…実行する必要はありません" restating "…実行することが重要です" is
+    no true statement.
+    """
+    if not check_claim(statement, evidence).supported:
+        return False
+    cited = split_sentences(evidence)
+    return len(cited) != 1 or is_negated(statement) == is_negated(cited[0])
+
+
+def untranslated_words(statement: str, evidence: str) -> list[str]:
+    """Latin-letter words of a Japanese ``statement`` that its ``evidence`` lacks: a restatement that left a word of
+    its English translation untranslated ("OSSは trademarksであるため") says something its sentence does not."""
+    if not _is_ja(statement):
+        return []
+    cited = evidence.casefold()
+    return [word for word in _LATIN_WORD.findall(statement) if word.casefold() not in cited]
 
 
 def contradiction(statement: str, evidence: str) -> Change | None:
@@ -350,6 +374,9 @@ def rejection_summary(reasons: Counter[str]) -> str:
 
 def _plain(text: str) -> str:
     return re.sub(r"[\s\W_]+", "", normalize(text).lower())
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 
 
 def _is_ja(text: str) -> bool:

@@ -17,7 +17,8 @@ from rag.llm.base import Message
 from rag.quiz.focus import body_of, clean, focus_sentences, usable_statement
 from rag.quiz.generation import generate_quiz
 from rag.quiz.perturbation import perturb
-from rag.quiz.validation import contradiction, copied_share, is_verbatim
+from rag.quiz.restatement import keeps_terms
+from rag.quiz.validation import contradiction, copied_share, is_verbatim, untranslated_words, validate_generated
 from rag.quiz.wellformed import malformed_parts
 from rag.records import Chunk
 from tests.scripted_llm import ScriptedLLM
@@ -351,3 +352,153 @@ def test_japanese_endings_flip_to_their_natural_opposite_or_not_at_all(statement
     else:
         assert change is not None and change.statement.endswith(flipped)
         assert contradiction(change.statement, statement) is not None
+
+
+RULES_JA = [
+    "経費精算の規程。出張や備品の購入で立て替えた費用の領収書は、購入から30日以内に経理部へ提出しなければならない。",
+    "端末とアカウントの管理。社内システムのパスワードを3回続けて間違えると、そのアカウントは10分間ロックされます。",
+    "外部記憶媒体の扱い。業務の端末では、USBメモリは情報システム部が貸し出したものだけを使用できます。",
+    "出張の手続き。海外出張の申請は、出発の2週間前までに所属する部の部長の承認を得てください。",
+    "働き方の選択肢。育児や介護をしていない社員の在宅勤務は、週に2日まで認められています。",
+]
+PIVOTED_JA = {  # sentence -> (its English translation, a Japanese restatement of that translation, terms kept)
+    "出張や備品の購入で立て替えた費用の領収書は、購入から30日以内に経理部へ提出しなければならない。": (
+        "Receipts for costs paid for trips or supplies must reach the accounting department within 30 days.",
+        "経理部への領収書の提出は、出張や備品で立て替えた費用なら購入から30日以内が期限だ。",
+    ),
+    "社内システムのパスワードを3回続けて間違えると、そのアカウントは10分間ロックされます。": (
+        "After three wrong passwords in a row, the account is locked for 10 minutes.",
+        "社内システムでパスワードの間違いが3回続くと、アカウントに10分間のロックがかかる。",
+    ),
+    "業務の端末では、USBメモリは情報システム部が貸し出したものだけを使用できます。": (
+        "On work computers, only USB sticks lent by the IT department may be used.",
+        "業務の端末で使用できるUSBメモリは、情報システム部の貸し出したものに限られる。",
+    ),
+    "海外出張の申請は、出発の2週間前までに所属する部の部長の承認を得てください。": (
+        "A request for a trip abroad needs your department manager's approval 2 weeks before departure.",
+        "部長の承認は、海外出張なら出発の2週間前までに申請して得る必要がある。",
+    ),
+    "育児や介護をしていない社員の在宅勤務は、週に2日まで認められています。": (
+        "Staff without childcare or nursing duties may work from home up to 2 days a week.",
+        "在宅勤務が認められるのは週2日までで、育児や介護をしていない社員の場合だ。",
+    ),
+}
+
+
+RULES_JA_TEXT = " ".join(RULES_JA)
+
+
+class CopyingJapaneseLLM(ScriptedLLM):
+    """A chat model that copies every Japanese sentence it is asked to restate, as the embedded 1.5B model mostly
+    does, yet translates it into English and restates an English sentence in Japanese (from ``pivots``)."""
+
+    def __init__(self, pivots: Mapping[str, tuple[str, str]]) -> None:
+        super().__init__(default="")
+        self.pivots = pivots
+
+    def chat(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: dict[str, Any] | None = None,
+        temperature: float = 0.2,
+        max_tokens: int | None = None,
+    ) -> str:
+        super().chat(messages, schema=schema, temperature=temperature, max_tokens=max_tokens)
+        asked = messages[-1].content
+        for sentence, (english, restated) in self.pivots.items():
+            if asked.startswith("Translate") and sentence in asked:
+                return english
+            if english in asked:
+                return restated
+        return asked  # the Japanese passage, copied
+
+
+def test_a_copied_japanese_sentence_is_restated_from_its_english_translation() -> None:
+    llm = CopyingJapaneseLLM(PIVOTED_JA)
+    quiz = generate_quiz(llm, Catalog({"rules.md": RULES_JA}), "rules.md", count=4, level="intermediate", seed=2)
+    translations = [call for call in llm.calls if call[-1].content.startswith("Translate")]
+    assert translations and all(any(s in call[-1].content for s in PIVOTED_JA) for call in translations)
+    pivoted = [call for call in llm.calls if any(english in call[-1].content for english, _ in PIVOTED_JA.values())]
+    assert pivoted and all("日本語" in call[-1].content for call in pivoted)  # told to answer in Japanese
+    assert not any(s in call[-1].content for call in pivoted for s in PIVOTED_JA)  # never shown the original
+    # the translation is asked after the restatement's own system prompt and examples (one cached prefix)
+    assert all(call[:-1] == pivoted[0][:-1] for call in translations)
+    truths = [item for item in quiz.items if item.answer_bool]
+    assert truths and all(item.statement in {r for _, r in PIVOTED_JA.values()} for item in truths)
+    for item in truths:
+        assert not is_verbatim(item.statement, " ".join(c.quote for c in item.citations))
+
+
+def test_a_round_trip_that_changes_a_number_or_swaps_the_terms_is_no_true_item() -> None:
+    changed = {  # what the embedded model may write back from English: another number, loose words for the terms
+        s: (e, r.replace("30日以内", "60日以内").replace("情報システム部", "IT担当"))
+        for s, (e, r) in PIVOTED_JA.items()
+    }
+    changed["育児や介護をしていない社員の在宅勤務は、週に2日まで認められています。"] = (
+        "Staff without childcare or nursing duties may work from home up to 2 days a week.",
+        "子育ても介護もしない社員が家で働ける日数は、1週間につき2日が上限だ。",  # right, but in none of its terms
+    )
+    llm = CopyingJapaneseLLM(changed)
+    quiz = generate_quiz(llm, Catalog({"rules.md": RULES_JA}), "rules.md", count=4, level="intermediate", seed=2)
+    translated = [call for call in llm.calls if call[-1].content.startswith("Translate")]
+    assert len(translated) >= 4  # the round trips were made
+    shown = " ".join(item.statement for item in quiz.items if item.answer_bool)
+    assert shown and not any(loose in shown for loose in ("60日以内", "IT担当", "家で働ける"))
+
+
+@needs_realdocs
+def test_a_true_restatement_may_not_add_a_sentence_its_citation_lacks() -> None:
+    sentence = "SPDX のフォーマットで作成している企業もあります。"
+    chunk = chunk_with("ja_openchain_spec_kaisetsu.pdf", sentence)
+    focus = next(f for f in focus_sentences([chunk], "intermediate", "ja") if sentence in f.text)
+    added = (  # the embedded model's round trip: the second sentence is its own invention
+        "もしあれば、OSSの部品テーブルはソフトウェアの受け入れに必要な関連情報を共有するための方法として使用されるべきです。"
+        " SPDX形式で作られたものは例外として扱われるべきです。"
+    )
+    assert validate_generated({"passage": 1, "statement": added}, [focus], [chunk]) == "true_adds_sentence"
+    faithful = (
+        "OSS部品表は組織の間でソフトウェアの関連情報をやりとりする方法としても期待され、SPDXの形式で作る企業もある。"
+    )
+    assert not isinstance(validate_generated({"passage": 1, "statement": faithful}, [focus], [chunk]), str)
+
+
+@needs_realdocs
+def test_a_true_restatement_keeps_the_polarity_of_its_sentence_however_few_words_they_share() -> None:
+    sentence = (
+        "このような問い合わせを受けた場合の適切な対応方法を理解し実行することができるようにしておくことが重要です。"
+    )
+    chunk = chunk_with("ja_openchain_spec_kaisetsu.pdf", "各個人が自己判断で不適切な対応をすることが無いよう")
+    focus = next(f for f in focus_sentences([chunk], "intermediate", "ja") if sentence in " ".join(f.text.split()))
+    # the embedded model's restatement
+    flipped = "このような場合、適切な応答を強制的に求めたり、適切な応答を理解して実行する必要はありません。"
+    assert isinstance(validate_generated({"passage": 1, "statement": flipped}, [focus], [chunk]), str)
+    kept = "問い合わせを受けたときの正しい対応を、関係する全員が理解して実行できるようにしておくことが大切だ。"
+    assert not isinstance(validate_generated({"passage": 1, "statement": kept}, [focus], [chunk]), str)
+
+
+@needs_realdocs
+def test_an_english_word_left_in_a_japanese_restatement_is_no_true_item() -> None:
+    sentence = "OSSが商標に関するガイドライン(*)を設けている場合は、それに沿った対応が必要です。"
+    chunk = chunk_with("ja_oss_license_misunderstandings_faq.pdf", sentence)
+    focus = next(f for f in focus_sentences([chunk], "intermediate", "ja") if sentence in f.text)
+    left = "OSSは trademarksであるため、その対応の措置を取る必要があります。"  # the model's, after the pivot
+    assert untranslated_words(left, sentence) == ["trademarks"]
+    assert isinstance(validate_generated({"passage": 1, "statement": left}, [focus], [chunk]), str)
+    translated = "商標のガイドラインがあるOSSなら、そのガイドラインに従って対応する必要がある。"
+    assert untranslated_words(translated, sentence) == []
+    assert not isinstance(validate_generated({"passage": 1, "statement": translated}, [focus], [chunk]), str)
+
+
+@needs_realdocs
+def test_a_restatement_written_back_from_english_must_keep_the_sentences_terms() -> None:
+    sentence = (
+        "ただし、著作者が著作者名の記述を望まないケースも考えられますので、その場合は、著作者の意向を尊重してください。"
+    )
+    chunk = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "著作者名の記述を望まない")
+    focus = next(f for f in focus_sentences([chunk], "intermediate", "ja") if "著作者名の記述" in f.text)
+    drifted = "ただし、名前を代わりに描写しない場合、作者の意図を尊重してください。"  # the embedded model's round trip
+    assert not isinstance(validate_generated({"passage": 1, "statement": drifted}, [focus], [chunk]), str)
+    assert not keeps_terms(drifted, sentence)  # the fact and polarity checks pass it; its terms are gone
+    kept = "著作者名を記述されることを著作者が望まないなら、その意向を尊重するべきだ。"
+    assert keeps_terms(kept, sentence) and not is_verbatim(kept, sentence)
