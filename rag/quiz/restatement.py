@@ -263,12 +263,13 @@ def restate_each(
         messages = restate_messages(focus, language)
         copy: tuple[str, Candidate] | None = None  # the reply that copied the passage, and its candidate
         for _attempt in (1, 2):
+            pivoted = copy is not None and language != PIVOT_LANGUAGE  # this try restates the passage's translation
+            # asked again in the same words, the model samples further from its copy
+            temperature = 1.0 if copy is not None and not pivoted else 0.5
             try:
                 if copy:
                     messages = _ask_again(backend, focus, language, messages, copy[0])
-                # asked again in the same words, the model samples further from its copy
-                hotter = copy is not None and language == PIVOT_LANGUAGE
-                reply = backend.chat(messages, temperature=1.0 if hotter else 0.5, max_tokens=RESTATE_TOKENS)
+                reply = backend.chat(messages, temperature=temperature, max_tokens=RESTATE_TOKENS)
                 failures = 0
             except LLMUnavailableError as err:
                 reasons["llm_failed"] += 1
@@ -281,7 +282,7 @@ def restate_each(
             if isinstance(result, str):
                 reasons[result] += 1
                 break
-            if copy and language != PIVOT_LANGUAGE and not keeps_terms(result.statement, result.evidence):
+            if pivoted and not keeps_terms(result.statement, result.evidence):
                 reasons["pivot_drifted"] += 1
                 break
             if not is_verbatim(result.statement, result.evidence):
