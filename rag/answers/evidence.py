@@ -1,8 +1,10 @@
 """Evidence first: the passages an answer is written from, each with the sentence that best answers the question.
 
-The QA page shows the evidence within a second of asking, before the model has read a word, and shows it again
-in place of an answer whose main claim does not hold. Every sentence here is verbatim text of its chunk (a table
-row, never its header; a sentence rather than a bare title when there is one).
+The QA page shows the evidence within a second of asking, before the model has read a word. In place of an answer
+whose main claim does not hold it shows the best sentences of all the passages (``rank_sentences``, ``strongest``):
+the answer is often a passage's second sentence, after the one that repeats the question's words. Every sentence
+here is verbatim text of its chunk (a table row, never its header; a sentence rather than a bare title when there is
+one).
 
 A sentence is scored by the words it shares with the question and, when the engine lends its embedding model
 (``SentenceRelevance``), by how close its meaning is: a question asked in English about a Japanese document shares
@@ -21,6 +23,8 @@ from rag.records import Citation, Evidence
 
 SentenceRelevance = Callable[[str, Sequence[str]], Sequence[float]]
 """``(question, sentences) -> one cosine per sentence``: the embedding model's view of how well each answers."""
+ScoredEvidence = tuple[float, Evidence]
+"""A sentence of a passage (as the Evidence quoting it) with how well it answers the question."""
 
 TITLE_MAX_CHARS = 40
 """A line this short without closing punctuation is taken for a title: it counts half (so does a near-empty row)."""
@@ -42,6 +46,10 @@ MAX_SCORED_SENTENCES = 32
 """Sentences embedded per question at most; the rest keep their word-overlap score. On the realdocs golden set
 (extractive backend) 32, 48 and 96 picked equally well (accuracy 0.373 each), and time to evidence grows with the
 count (p50 about 0.9 s at 32 and 1.2 s at 96 on 2 cores, search included)."""
+MIN_SHARE_OF_BEST = 0.3
+"""A sentence scored under this share of the best one is no answer worth showing beside it (a sentence of another
+topic that only fills a place). On the realdocs golden set the five best held the answer for 36 of 59 questions with
+no floor and with this one, 34 at 0.4, 32 at 0.5."""
 _CLOSING = "。．.！？!?）)」"
 _HIRAGANA = re.compile("[\u3040-\u309f]+")
 _SPEAKER = re.compile(r"^\s*[\w.-]{1,20}\s*[:：]\s*")
@@ -49,15 +57,6 @@ _SPEAKER = re.compile(r"^\s*[\w.-]{1,20}\s*[:：]\s*")
 
 def _lexical_score(question: str, reading: str) -> float:
     return support(question, reading) + 0.25 * similarity(question, reading)
-
-
-def answer_sentence(question: str, text: str) -> str:
-    """The sentence or table row of ``text`` that best answers ``question`` by the words they share, verbatim.
-
-    Scored by the share of the question's content words it holds (a table row read with its header), plus a
-    quarter of their overlap; titles count half. ``""`` for empty text.
-    """
-    return answering_sentences(question, [text])[0]
 
 
 def _answers_nothing(sentence: str) -> bool:
@@ -77,13 +76,16 @@ def _answers_nothing(sentence: str) -> bool:
     return len(line) <= TITLE_MAX_CHARS and line[-1:] not in _CLOSING
 
 
-def answering_sentences(question: str, texts: Sequence[str], relevance: SentenceRelevance | None = None) -> list[str]:
-    """For each text, its sentence or table row that best answers ``question``, verbatim (``""`` for empty text).
+def _scored_units(
+    question: str, texts: Sequence[str], relevance: SentenceRelevance | None
+) -> list[list[tuple[float, str]]]:
+    """Each text's sentences and table rows (verbatim, in text order) with how well each answers ``question``.
 
-    Without ``relevance`` this is ``answer_sentence`` per text. With it, every candidate of every text is also
-    scored by meaning in one batch, scaled between the least and most similar candidate, and added with
-    ``SEMANTIC_WEIGHT``. Titles, questions and near-empty lines count ``TITLE_WEIGHT``; the sentence after a question
-    gains part of the question's score (a FAQ's answer).
+    Scored by the share of the question's content words a unit holds (a table row read with its header), plus a
+    quarter of their overlap; with ``relevance``, every unit (up to ``MAX_SCORED_SENTENCES``) is also scored by
+    meaning in one batch, scaled between the least and most similar unit, and added with ``SEMANTIC_WEIGHT``.
+    Titles, questions and near-empty lines count ``TITLE_WEIGHT``; the unit after a question gains part of the
+    question's score (a FAQ's answer).
     """
     units = [sentence_units(text) for text in texts]
     weights = [[TITLE_WEIGHT if _answers_nothing(s) else 1.0 for s, _r in text_units] for text_units in units]
@@ -99,11 +101,8 @@ def answering_sentences(question: str, texts: Sequence[str], relevance: Sentence
             for (i, j), cosine in zip(chosen, cosines, strict=True):
                 meaning = (cosine - low) / spread if spread > 1e-6 else 0.0
                 scores[i][j] += SEMANTIC_WEIGHT * meaning
-    best: list[str] = []
+    scored: list[list[tuple[float, str]]] = []
     for text_units, text_scores, text_weights in zip(units, scores, weights, strict=True):
-        if not text_units:
-            best.append("")
-            continue
         raw = list(text_scores)
         text_scores = [score * weight for score, weight in zip(raw, text_weights, strict=True)]
         for k, (sentence, _reading) in enumerate(text_units):
@@ -113,35 +112,54 @@ def answering_sentences(question: str, texts: Sequence[str], relevance: Sentence
             answer = next((m for m in range(k + 1, min(k + 3, len(text_units))) if text_weights[m] == 1.0), None)
             if answer is not None:
                 text_scores[answer] += ANSWER_FOLLOWS_QUESTION * raw[k]
-        top = max(range(len(text_units)), key=lambda k: text_scores[k])
-        best.append(clip_quote(text_units[top][0]))
-    return best
+        scored.append([(score, sentence) for score, (sentence, _r) in zip(text_scores, text_units, strict=True)])
+    return scored
 
 
-def gather_evidence(
+def rank_sentences(
     question: str, passages: Sequence[Passage], relevance: SentenceRelevance | None = None
-) -> tuple[Evidence, ...]:
-    """One Evidence per passage, in passage order, with the sentence that best answers ``question``."""
-    sentences = answering_sentences(question, [p.chunk.text for p in passages], relevance)
+) -> tuple[ScoredEvidence, ...]:
+    """Every sentence and table row of the passages as a piece of evidence with how well it answers ``question``
+    (``_scored_units``), best first; ties in passage and text order."""
+    found: list[tuple[float, int, int, Evidence]] = []
+    for p, units in zip(passages, _scored_units(question, [p.chunk.text for p in passages], relevance), strict=True):
+        for k, (score, sentence) in enumerate(units):
+            piece = Evidence(p.n, p.chunk.source, p.chunk.page, p.chunk.chunk_id, p.chunk.text, clip_quote(sentence),
+                             score=p.score)  # fmt: skip
+            found.append((-score, p.n, k, piece))
+    found.sort(key=lambda entry: entry[:3])
+    return tuple((-negated, piece) for negated, _n, _k, piece in found)
+
+
+def strongest(ranked: Sequence[ScoredEvidence], limit: int) -> tuple[Evidence, ...]:
+    """The first ``limit`` pieces of ranked evidence that say something, each sentence once (overlapping chunks
+    share sentences), leaving out those scored under ``MIN_SHARE_OF_BEST`` of the best."""
+    floor = MIN_SHARE_OF_BEST * max((score for score, _piece in ranked), default=0.0)
+    chosen: dict[str, Evidence] = {}
+    for score, piece in ranked:
+        if len(chosen) == limit or (chosen and score < floor):
+            break
+        if piece.sentence:
+            chosen.setdefault(piece.sentence, piece)
+    return tuple(chosen.values())
+
+
+def best_per_passage(ranked: Sequence[ScoredEvidence], passages: Sequence[Passage]) -> tuple[Evidence, ...]:
+    """One Evidence per passage, in passage order: its best-ranked sentence (``""`` for a passage without one)."""
+    best: dict[int, Evidence] = {}
+    for _score, piece in ranked:
+        best.setdefault(piece.n, piece)
     return tuple(
-        Evidence(
-            n=p.n,
-            source=p.chunk.source,
-            page=p.chunk.page,
-            chunk_id=p.chunk.chunk_id,
-            text=p.chunk.text,
-            sentence=sentence,
-            score=p.score,
-        )
-        for p, sentence in zip(passages, sentences, strict=True)
+        best.get(p.n) or Evidence(p.n, p.chunk.source, p.chunk.page, p.chunk.chunk_id, p.chunk.text, "", p.score)
+        for p in passages
     )
 
 
 def evidence_citations(evidence: Sequence[Evidence], limit: int) -> tuple[Citation, ...]:
-    """Citations of the first ``limit`` pieces of evidence, each quoting its best sentence."""
+    """Citations of the first ``limit`` pieces of evidence, each quoting its sentence."""
     return tuple(Citation(e.n, e.source, e.page, e.sentence, e.chunk_id) for e in evidence[:limit] if e.sentence)
 
 
 def evidence_answer(evidence: Sequence[Evidence], limit: int) -> str:
-    """The best sentences of the first ``limit`` pieces of evidence, verbatim, each with its marker, one a line."""
+    """The sentences of the first ``limit`` pieces of evidence, verbatim, each with its marker, one a line."""
     return "\n".join(f"{e.sentence} [{e.n}]" for e in evidence[:limit] if e.sentence)

@@ -161,13 +161,16 @@ def test_prompt_says_which_passage_numbers_exist() -> None:
     assert "資料（[1]〜[3]）:" in build_messages("返品の期限は？", three)[1].content
 
 
-def test_llm_down_gives_top_passages_as_citations_and_says_how_to_fix() -> None:
+def test_llm_down_gives_the_best_sentences_as_citations_and_says_how_to_fix() -> None:
     down = LLMUnavailableError("Ollama at http://127.0.0.1:11434 is not reachable; start it with `ollama serve`.")
     answer = answer_question(ScriptedLLM([down]), "How many days per week can I work from home?", HITS, SETTINGS)
     assert not answer.no_basis and answer.answer == ""
     assert "ollama serve" in answer.message and "LLM" in answer.message
-    assert [c.source for c in answer.citations] == ["remote.pdf", "security.pdf", "返品.pdf"]
     assert answer.citations[0].quote == "Employees may work remotely up to three days per week."
+    # the best sentences of all passages, each once; the security policy's answer nothing about working from home
+    assert {c.source for c in answer.citations} == {"remote.pdf"}
+    quotes = [c.quote for c in answer.citations]
+    assert len(quotes) == len(set(quotes)) == 3
     assert_verbatim(answer, HITS)
 
 
@@ -178,7 +181,8 @@ def test_llm_down_while_streaming_is_reported_by_finish() -> None:
     answer = draft.finish()
     assert text == ""
     assert "ollama pull" in answer.message and "失敗" in answer.message and "ollama pull" in answer.llm_error
-    assert len(answer.citations) == 3
+    assert {c.source for c in answer.citations} == {"返品.pdf"}  # the remote-work and security policies say nothing
+    assert "返品は購入後30日以内であれば受け付けます。" in [c.quote for c in answer.citations]
 
 
 def test_an_answer_no_passage_supports_is_replaced_by_the_evidence() -> None:

@@ -248,6 +248,26 @@ def test_an_answer_whose_main_claim_flips_the_documents_polarity_is_replaced_by_
 
 
 @needs_realdocs
+def test_an_answer_replaced_by_evidence_shows_the_answering_sentence_even_when_not_its_passages_best() -> None:
+    """The FAQ's answer ("…社内で利用することはできません") follows the asker's situation in the same passage. The
+    evidence showed each of the first three passages' single best sentence: the situation, not the answer."""
+    from rag.answers.draft import answer_question
+    from rag.records import Hit
+    from tests.scripted_llm import ScriptedLLM
+
+    faq = "ja_oss_license_misunderstandings_faq.pdf"
+    answering = chunk_with(faq, "したがって、商用利用が禁止されているソフトウェアを社内で利用することはできません")
+    others = [c for c in chunks_of(faq) if "商用" in c.text and c.chunk_id != answering.chunk_id][:2]
+    hits = [Hit(chunk, 1.0 - n / 10) for n, chunk in enumerate([answering, *others])]
+    question = "ライセンスで商用利用が禁止されているソフトでも、会社の中だけで使うなら問題ありませんか？"
+    answer = answer_question(ScriptedLLM(["会社の中だけで使うなら問題ありません[1]。"]), question, hits, Settings())
+    assert answer.model_answer and answer.message.startswith("LLM の回答は資料で裏付けられなかった")
+    assert "したがって、商用利用が禁止されているソフトウェアを社内で利用することはできません。 [1]" in answer.answer
+    assert all(c.quote in answer.answer and c.quote in (answering.text + others[0].text + others[1].text)
+               for c in answer.citations)  # fmt: skip
+
+
+@needs_realdocs
 @pytest.mark.parametrize(
     ("question", "reply", "row", "verdict"),
     [

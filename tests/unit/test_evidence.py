@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.answers.evidence import answer_sentence, answering_sentences
+from rag.answers.citations import Passage
+from rag.answers.evidence import SentenceRelevance, rank_sentences
 from rag.models.embedding import Embedder
+from rag.records import Chunk
 
 CHAT = (
     "AA: はじめまして、よろしくお願いいたします。\n"
@@ -14,6 +16,12 @@ CHAT = (
     "AA: いいですね、ヨーロッパは憧れます。\n"
     "AA: ですね!"
 )
+
+
+def answer_sentence(question: str, text: str, relevance: SentenceRelevance | None = None) -> str:
+    """The sentence of ``text`` ranked first as the answer to ``question`` (the evidence shown first)."""
+    ranked = rank_sentences(question, [Passage(1, Chunk("c1", text, "doc.txt"), text)], relevance)
+    return ranked[0][1].sentence
 
 
 def _relevance(embedder: Embedder):  # type: ignore[no-untyped-def]
@@ -27,7 +35,7 @@ def test_an_english_question_about_a_japanese_chat_gets_the_turn_that_answers(e5
     question = "Whose husband was posted to the United Kingdom?"
     # no word in common: word overlap alone cannot tell the turns apart
     assert "イギリス" not in answer_sentence(question, CHAT)
-    [sentence] = answering_sentences(question, [CHAT], _relevance(e5_embedder))
+    sentence = answer_sentence(question, CHAT, _relevance(e5_embedder))
     assert sentence == "AB: 夫がイギリスに駐在していたので、会いに行きました。"
 
 
@@ -39,7 +47,7 @@ def test_meaning_never_outweighs_a_row_that_holds_the_asked_words(e5_embedder: E
         "|  | notes |"
     )
     question = "Which rule says the header row is the first line, with data starting on the next line?"
-    [sentence] = answering_sentences(question, [table], _relevance(e5_embedder))
+    sentence = answer_sentence(question, table, _relevance(e5_embedder))
     assert sentence.startswith("| L3-01 |")
 
 
