@@ -2,11 +2,12 @@
 
 A focus is a whole declarative sentence of a quizzable size, verbatim in its chunk (the citation quotes it). Not
 every sentence qualifies: a heading line glued to the sentence it introduces ("2.1アクセス" above a requirement) is
-cut off; a table-of-contents entry ("Sec. 3111. Ten-year statute of limitations ..."), an all-capitals heading, a
-sentence cut where its chunk begins, one with unbalanced brackets (cut at "U.S.C.") and one with TeX markup or
-control characters (``{``, ``$``, a zero-width joiner from a PDF) are skipped. A sentence suits a level by its cues
-(a definition, a condition, an exception or a limit) and by holding a fact a FALSE variant can change; at advanced
-level two neighbouring sentences whose second continues the first (ただし, However, This...) form one focus.
+cut off; a sentence whose content is a list elsewhere ("以下の要件が満たされていること"), a table-of-contents entry
+("Sec. 3111. Ten-year statute of limitations ..."), an all-capitals heading, a sentence cut where its chunk begins,
+one with unbalanced brackets (cut at "U.S.C.") and one with TeX markup or control characters (``{``, ``$``, a
+zero-width joiner from a PDF) are skipped. A sentence suits a level by its cues (a definition, a condition, an
+exception or a limit) and by holding a fact a FALSE variant can change; at advanced level two neighbouring sentences
+whose second continues the first (ただし, However, This...) form one focus.
 """
 
 from __future__ import annotations
@@ -106,6 +107,14 @@ _ABOUT_THE_DOCUMENT = re.compile(
     r"|^(?:This|The following|The present) (?:section|chapter|document|guide|item|part|appendix)\b",
     re.IGNORECASE,
 )
+# a sentence whose content is a list or text elsewhere ("組織において、以下の要件が満たされていること。", "The
+# requirements are as follows:"): alone it states nothing a reader can judge true or false. 以下 after a quantity
+# ("10文字以下の") is a limit, not a pointer: only one opening the sentence or after a particle points elsewhere.
+_POINTS_ELSEWHERE = re.compile(
+    r"(?:^|[、，,はがをにでもと])(?:以下|下記|上記)(?:の|に|のとおり|の通り)"
+    r"|\b(?:the following|as follows|listed below|shown below|described below|the above)\b",
+    re.IGNORECASE,
+)
 _HEADING_LINE_CHARS = 25
 _TOC_ENTRY = re.compile(r"(?:\b(?:Sec|SEC|Section|SECTION|Article|Chapter)\.?|§)\s*\d+[A-Za-z]?\.\s*$")
 _MARKUP = re.compile(r"[{}$^]|\\[\[\]()]|\\[A-Za-z@]+\{")
@@ -192,6 +201,7 @@ def usable_statement(sentence: str, language: Language, text: str = "") -> str:
         and not _shouts(statement)
         and not _ABBREVIATION_END.search(statement)
         and not _ABOUT_THE_DOCUMENT.match(statement)
+        and not _POINTS_ELSEWHERE.search(statement)
         and not (text and _is_toc_entry(sentence, text))
     )
     return statement if fits else ""

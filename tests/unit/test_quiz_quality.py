@@ -293,6 +293,19 @@ def test_contents_entries_capital_headings_and_cut_sentences_are_not_focus_sente
     assert usable_statement(labelled, "en").startswith("The President shall")
 
 
+@needs_realdocs
+def test_a_sentence_whose_content_is_a_list_elsewhere_is_no_quiz_item() -> None:
+    """An advanced TRUE item was "組織において、以下の要件が満たされていること。", copied as is: alone it states
+    nothing a reader can judge. A limit written with 以下 is a fact and stays."""
+    chunk = chunk_with("ja_openchain_spec_kaisetsu.pdf", "組織において、以下の要件が満たされていること。")
+    pointer = next(s for s in split_sentences(chunk.text) if "以下の要件が満たされていること" in s)
+    assert usable_statement(body_of(pointer, chunk.text), "ja", chunk.text) == ""
+    listed = "The requirements for a conforming program are as follows: a policy and a team."
+    assert usable_statement(listed, "en") == ""
+    limit = "ファイル名は半角英数字で64文字以下の長さにしなければならない。"
+    assert usable_statement(limit, "ja") == limit
+
+
 def test_sentences_about_the_document_itself_are_no_quiz_items_and_clause_numbers_are_cut() -> None:
     about = "本項目は、OSS コミュニティへのコントリビューション(貢献)について定義されています。"
     assert usable_statement(about, "ja") == ""
