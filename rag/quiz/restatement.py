@@ -5,7 +5,7 @@ the reply's JSON schema and a short token cap (a CPU model writes a few tokens a
 robustly (code fences, stray text, a reply cut off mid-item) and, once, repaired by showing the model its error.
 At intermediate and advanced level a statement must restate its passage, not copy it (``is_verbatim``). A copy
 gets one more try. For a passage in the model's strongest language (``PIVOT_LANGUAGE``, English) it is sent back in
-the same conversation, the copy named and the rule repeated. A small model asked again mostly copies a Japanese
+the same conversation, the copy named and the sentence sent again. A small model asked again mostly copies a Japanese
 passage a second time, so for another language the passage goes through the pivot instead: the model translates
 it into English, then restates that translation in the passage's language. It cannot copy what it never sees in
 that language; a round trip through translation is the classic way to paraphrase. Every statement is validated
@@ -101,9 +101,9 @@ meaning were rejected too, and copies were 0.625 of the TRUE statements (``bench
 TRANSLATE_TOKENS = 120
 """Cap on a pivot translation's tokens: a sentence or two of English."""
 _TRANSLATE = "Translate into English, nothing else, keeping every number, name and negation: {passage}"
-_REWORD = {
-    "en": "That copies the sentence. Say it again in other words and another word order, in English.",
-    "ja": "元の文の写しになっています。別の言葉と別の語順で、日本語で言い換えてください。",
+_REWORD = {  # with the sentence again: a bare "That copies the sentence." came back as "The sentence is copied."
+    "en": "Your reply copied it. Say this sentence in other words and another word order: {passage}",
+    "ja": "元の文の写しになっています。次の文を別の言葉と別の語順で言い換えてください：{passage}",
 }
 _ANSWER_IN = {"en": "(Answer in English.)", "ja": "（日本語で答えること）"}
 _RESTATE_EXAMPLE = {
@@ -316,17 +316,21 @@ def _ask_again(
 ) -> list[Message]:
     """The conversation that asks once more for a restatement of ``focus`` after ``copy``.
 
-    In ``PIVOT_LANGUAGE`` the copy is shown back and named. In another language the model is given ``focus``
-    translated into ``PIVOT_LANGUAGE`` in place of the passage, and told to answer in ``language``: it restates a
-    meaning it read in other words. The translation is asked for after the same system prompt and examples, so a
-    llama.cpp backend reads only the passage (a separate prompt would evict the cached prefix, about 4 s a
-    statement on 2 cores); the restatement request leaves the translation turn out and never shows the passage.
+    In ``PIVOT_LANGUAGE`` the copy is shown back and named, and the sentence sent again with the request (the
+    examples taught the model that every user turn is a sentence to restate: the request alone was restated as "The
+    sentence is copied."; on 16 English focus sentences this gave 6 restatements against 4). In another language
+    the model is given ``focus`` translated into ``PIVOT_LANGUAGE`` in place of the passage, and told to answer in
+    ``language``: it restates a meaning it read in other words. The translation is asked for after the same system
+    prompt and examples, so a llama.cpp backend reads only the passage (a separate prompt would evict the cached
+    prefix, about 4 s a statement on 2 cores); the restatement request leaves the translation turn out and never
+    shows the passage.
 
     Raises:
         LLMUnavailableError: the translation failed.
     """
     if language == PIVOT_LANGUAGE:
-        return [*messages, Message("assistant", copy), Message("user", _REWORD[language])]
+        again = _REWORD[language].format(passage=passage_text(focus))
+        return [*messages, Message("assistant", copy), Message("user", again)]
     prefix = messages[:-1]
     ask = Message("user", _TRANSLATE.format(passage=passage_text(focus)))
     translated = _first_sentence(backend.chat([*prefix, ask], temperature=0.2, max_tokens=TRANSLATE_TOKENS))

@@ -91,7 +91,7 @@ class RestatingLLM(ScriptedLLM):
             for message in reversed(messages):
                 known = sorted((s for s in self.restatements if s in message.content), key=len, reverse=True)
                 if message.role == "user" and known:
-                    told = "copies the sentence" in messages[-1].content
+                    told = "copied it" in messages[-1].content
                     return messages[-1].content if self.copies_first and not told else self.restatements[known[0]]
             return messages[-1].content
         items = []
@@ -334,8 +334,10 @@ def test_a_copied_statement_is_asked_for_again_in_other_words() -> None:
     llm = RestatingLLM(PARAPHRASES, copies_first=True)
     quiz = generate_quiz(llm, Catalog({"backups.md": BACKUPS}), "backups.md", count=3, level="intermediate", seed=1)
     again = [call for call in llm.calls if len(call) > 8]
-    assert again and all("copies the sentence" in call[-1].content for call in again)
+    assert again and all("copied it" in call[-1].content for call in again)
     assert again[0][-2].content in again[0][-3].content  # the copy is shown back to the model
+    # with the sentence itself: the request alone was taken for a sentence to restate ("The sentence is copied.")
+    assert again[0][-3].content in again[0][-1].content
     truths = [item for item in quiz.items if item.answer_bool]
     assert truths and all(item.statement in PARAPHRASES.values() for item in truths)
     assert all(isinstance(n, int) and 0 < n <= 100 for n in llm.max_tokens)  # short replies are asked for
