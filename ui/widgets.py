@@ -124,7 +124,7 @@ def show_citations(
     if not citations:
         return
     st.markdown(f"**{t('qa.citations')}**")
-    for citation in citations:
+    for position, citation in enumerate(citations):  # a passage may be cited for several of its sentences
         page = f" p.{citation.page}" if citation.page else ""
         base = f" · {escape_md(citation.base)}" if show_base else ""
         st.markdown(f"\\[{citation.n}\\] {escape_md(citation.source)}{page}{base}")
@@ -132,7 +132,7 @@ def show_citations(
             show_provenance(chunk, citation.quote)
         st.text(citation.quote)
         is_pdf = citation.source.lower().endswith(".pdf") and citation.page
-        if render_page and is_pdf and st.toggle(t("qa.show_page"), key=f"{key}_page_{citation.n}"):
+        if render_page and is_pdf and st.toggle(t("qa.show_page"), key=f"{key}_page_{position}"):
             try:
                 page_png = render_page(citation.source, int(citation.page or 1), citation.quote, base=citation.base)
                 st.image(page_png, width=640)
