@@ -59,9 +59,10 @@ MIN_PASSAGE_TOKENS = 60
 NEIGHBOUR_CHARS = 200
 SHORT_CHUNK_CHARS = 300
 FALLBACK_SENTENCES = 5
-"""Sentences an answer made of the evidence shows: the best of all the passages', not each passage's best. On the
-realdocs golden set (the 59 answerable questions, embedded model's context) the five best held the answer for 36,
-the best of the first three passages for 25 (``bench/answers_replay.py`` measures what it does to answers)."""
+"""Sentences an answer made of the evidence shows: the best sentences of all the passages, not each passage's best
+one. On the realdocs golden set (the 59 answerable questions, embedded model's context) the five best held the
+answer for 36, the best of the first three passages for 25 (``bench/answers_replay.py`` measures what it does to
+answers)."""
 _HOLD_BACK = 24  # characters kept unshown while streaming, so a "FOLLOWUPS:" marker can be cut off whole
 
 AnswerTimings = tuple[tuple[LatencyStage, float], ...]
@@ -429,7 +430,7 @@ class AnswerDraft:
         n, quote = contradiction
         claim = next(c.sentence for c in claims if c.status != "not_checked")
         leading = replace(next(e for e in self.evidence if e.n == n), sentence=quote)
-        others = strongest([entry for entry in self._ranked if entry[1].sentence != quote], FALLBACK_SENTENCES - 1)
+        others = strongest([(score, e) for score, e in self._ranked if e.sentence != quote], FALLBACK_SENTENCES - 1)
         evidence = (leading, *others)
         verdict = ""
         if is_yes_no_question(self.query) and not is_negated(self.query):
