@@ -52,6 +52,10 @@ class ScriptedLLM:
     def _next(self, messages: Sequence[Message], schema: dict[str, Any] | None) -> str:
         self.calls.append(list(messages))
         self.schemas.append(schema)
+        return self.respond(messages, schema)
+
+    def respond(self, messages: Sequence[Message], schema: dict[str, Any] | None) -> str:
+        """The reply to a recorded request: the next scripted one (a subclass may answer from the messages)."""
         if self._replies:
             reply = self._replies.popleft()
         elif self._default is not None:

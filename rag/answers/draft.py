@@ -451,12 +451,12 @@ class AnswerDraft:
         """An answer made of the passages' best sentences (``answer=""``: citations only, e.g. the LLM failed), or
         of ``evidence`` in its order, after ``lead`` (a line of its own) when one is given."""
         evidence = strongest(self._ranked, FALLBACK_SENTENCES) if evidence is None else evidence
-        text = evidence_answer(evidence, FALLBACK_SENTENCES) if answer is None else answer
+        text = evidence_answer(evidence) if answer is None else answer
         text = f"{lead}\n{text}" if lead else text
         language = detect_language(self.question)
         return self._answer(
             text,
-            citations=evidence_citations(evidence, FALLBACK_SENTENCES),
+            citations=evidence_citations(evidence),
             followups=followups or heading_followups(self.query, self.passages, language),
             message=message,
             claims=claims,

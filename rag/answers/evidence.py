@@ -124,9 +124,7 @@ def rank_sentences(
     found: list[tuple[float, int, int, Evidence]] = []
     for p, units in zip(passages, _scored_units(question, [p.chunk.text for p in passages], relevance), strict=True):
         for k, (score, sentence) in enumerate(units):
-            piece = Evidence(p.n, p.chunk.source, p.chunk.page, p.chunk.chunk_id, p.chunk.text, clip_quote(sentence),
-                             score=p.score)  # fmt: skip
-            found.append((-score, p.n, k, piece))
+            found.append((-score, p.n, k, _evidence(p, clip_quote(sentence))))
     found.sort(key=lambda entry: entry[:3])
     return tuple((-negated, piece) for negated, _n, _k, piece in found)
 
@@ -149,17 +147,19 @@ def best_per_passage(ranked: Sequence[ScoredEvidence], passages: Sequence[Passag
     best: dict[int, Evidence] = {}
     for _score, piece in ranked:
         best.setdefault(piece.n, piece)
-    return tuple(
-        best.get(p.n) or Evidence(p.n, p.chunk.source, p.chunk.page, p.chunk.chunk_id, p.chunk.text, "", p.score)
-        for p in passages
-    )
+    return tuple(best.get(p.n) or _evidence(p, "") for p in passages)
 
 
-def evidence_citations(evidence: Sequence[Evidence], limit: int) -> tuple[Citation, ...]:
-    """Citations of the first ``limit`` pieces of evidence, each quoting its sentence."""
-    return tuple(Citation(e.n, e.source, e.page, e.sentence, e.chunk_id) for e in evidence[:limit] if e.sentence)
+def _evidence(passage: Passage, sentence: str) -> Evidence:
+    chunk = passage.chunk
+    return Evidence(passage.n, chunk.source, chunk.page, chunk.chunk_id, chunk.text, sentence, score=passage.score)
 
 
-def evidence_answer(evidence: Sequence[Evidence], limit: int) -> str:
-    """The sentences of the first ``limit`` pieces of evidence, verbatim, each with its marker, one a line."""
-    return "\n".join(f"{e.sentence} [{e.n}]" for e in evidence[:limit] if e.sentence)
+def evidence_citations(evidence: Sequence[Evidence]) -> tuple[Citation, ...]:
+    """Citations of the pieces of evidence, each quoting its sentence."""
+    return tuple(Citation(e.n, e.source, e.page, e.sentence, e.chunk_id) for e in evidence if e.sentence)
+
+
+def evidence_answer(evidence: Sequence[Evidence]) -> str:
+    """The sentences of the pieces of evidence, verbatim, each with its marker, one a line."""
+    return "\n".join(f"{e.sentence} [{e.n}]" for e in evidence if e.sentence)

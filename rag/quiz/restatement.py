@@ -101,10 +101,9 @@ meaning were rejected too, and copies were 0.625 of the TRUE statements (``bench
 TRANSLATE_TOKENS = 120
 """Cap on a pivot translation's tokens: a sentence or two of English."""
 _TRANSLATE = "Translate into English, nothing else, keeping every number, name and negation: {passage}"
-_REWORD = {  # with the sentence again: a bare "That copies the sentence." came back as "The sentence is copied."
-    "en": "Your reply copied it. Say this sentence in other words and another word order: {passage}",
-    "ja": "元の文の写しになっています。次の文を別の言葉と別の語順で言い換えてください：{passage}",
-}
+_REWORD = "Your reply copied it. Say this sentence in other words and another word order: {passage}"
+"""The second request for a copy in ``PIVOT_LANGUAGE`` (other languages go through the pivot), with the sentence
+again: a bare "That copies the sentence." came back as "The sentence is copied."."""
 _ANSWER_IN = {"en": "(Answer in English.)", "ja": "（日本語で答えること）"}
 _RESTATE_EXAMPLE = {
     "en": " Example: the passage 'Receipts must be submitted within 30 days of the purchase.' becomes "
@@ -329,7 +328,7 @@ def _ask_again(
         LLMUnavailableError: the translation failed.
     """
     if language == PIVOT_LANGUAGE:
-        again = _REWORD[language].format(passage=passage_text(focus))
+        again = _REWORD.format(passage=passage_text(focus))
         return [*messages, Message("assistant", copy), Message("user", again)]
     prefix = messages[:-1]
     ask = Message("user", _TRANSLATE.format(passage=passage_text(focus)))

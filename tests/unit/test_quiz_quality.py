@@ -78,15 +78,7 @@ class RestatingLLM(ScriptedLLM):
         self.restatements = restatements
         self.copies_first = copies_first  # copy each passage until told that the reply copies it
 
-    def chat(
-        self,
-        messages: Sequence[Message],
-        *,
-        schema: dict[str, Any] | None = None,
-        temperature: float = 0.2,
-        max_tokens: int | None = None,
-    ) -> str:
-        super().chat(messages, schema=schema, temperature=temperature, max_tokens=max_tokens)
+    def respond(self, messages: Sequence[Message], schema: dict[str, Any] | None) -> str:
         if schema is None:  # one passage in a conversation: the restatement as text (the passage when unknown)
             for message in reversed(messages):
                 known = sorted((s for s in self.restatements if s in message.content), key=len, reverse=True)
@@ -411,15 +403,7 @@ class CopyingJapaneseLLM(ScriptedLLM):
         super().__init__(default="")
         self.pivots = pivots
 
-    def chat(
-        self,
-        messages: Sequence[Message],
-        *,
-        schema: dict[str, Any] | None = None,
-        temperature: float = 0.2,
-        max_tokens: int | None = None,
-    ) -> str:
-        super().chat(messages, schema=schema, temperature=temperature, max_tokens=max_tokens)
+    def respond(self, messages: Sequence[Message], schema: dict[str, Any] | None) -> str:
         asked = messages[-1].content
         for sentence, (english, restated) in self.pivots.items():
             if asked.startswith("Translate") and sentence in asked:
