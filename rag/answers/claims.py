@@ -161,11 +161,13 @@ def check_claim(
     worded = f"{context} {claim}" if context else claim
     language = detect_language(claim)
     ranked: list[tuple[tuple[bool, float], float, ClaimCheck, str]] = []
-    for window, reading, size in _windows(evidence, WINDOW_SENTENCES):
+    for window, full_reading, size in _windows(evidence, WINDOW_SENTENCES):
+        # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
+        reading = _statements(full_reading)
         window_facts = facts_of(reading)
         missing = tuple(f for f in facts if not fact_found(f, window_facts, plain_text(reading)))
         missing += tuple(f for f in premised if _about_another(f, window_facts, reading))
-        share = support(worded, reading)
+        share = support(worded, reading) if reading else 0.0
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
         # facts (``_anchors``) and polarity must carry the check; a claim without one is not verified
         needed = 0.0 if anchored and detect_language(reading) != language else threshold
@@ -174,7 +176,7 @@ def check_claim(
         score = (1 - len(missing) / len(facts) if facts else 1.0) + share - WINDOW_PENALTY * (size - 1)
         ranked.append(
             (
-                (not missing and share >= needed, score),
+                (bool(reading) and not missing and share >= needed, score),
                 needed,
                 ClaimCheck(False, window, missing, False, share),
                 reading,
@@ -186,7 +188,7 @@ def check_claim(
     (_holds, best_score), best_needed, best, best_reading = ranked[0]
     across = detect_language(best.evidence) != language
     conflict = polarity_conflict(claim, best.evidence, across=across)
-    reason = _reason(best.missing, conflict, best.support, best_needed)
+    reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
     off_topic = _off_topic(claim, topic, best_reading) if topic and not across else ""
     reason = reason or off_topic
     if not reason and (past := former_state(claim, best.evidence)):
@@ -206,6 +208,14 @@ def check_claim(
         )
     )
     return ClaimCheck(not reason, best.evidence, best.missing, conflict, best.support, reason, contradicts)
+
+
+_ONLY_ASKS = "the cited text only asks this as a question; it does not state it"
+
+
+def _statements(window: str) -> str:
+    """``window`` without its questions (the sentences a claim may draw support from); "" when it only asks."""
+    return "\n".join(window[s:e] for s, e in sentence_spans(window) if not is_question(window[s:e]))
 
 
 def _asks(window: str) -> bool:

@@ -9,7 +9,7 @@ import os
 import re
 
 from rag.answers.facts import fact_found, facts_of, plain_text
-from rag.answers.faithfulness import content_tokens, is_table_row, support
+from rag.answers.faithfulness import content_tokens, is_question, is_table_row, support
 
 POLARITY_MIN_SUPPORT = 0.5
 """Polarity is compared only with an evidence sentence the claim restates (this share of its content words)."""
@@ -22,6 +22,7 @@ _OBLIGATION = re.compile(
 _JA_NEGATION = re.compile(
     r"(?<![少危幼汚切拙つ])な(?:い|く(?!て(?:も|は))|かっ|し(?=に|で))|ません|(?<=[^\s])ず(?=[にもとがで、。,.\s]|$)|ぬ(?=[。、]|$)"
     r"|不可|不要|不能|できない|無し|なし(?=[。、]|$)|対象外|禁止|無効"
+    r"|なくても(?:よ[いくかろ]|良[いくかろ]|いい|大丈夫)"  # no obligation: 読まなくてもよい denies 読まなくてはならない
 )
 _JA_NOT_NEGATION = re.compile(r"間もなく|ないし|問題(?:ない|ありません)|少なく|危なく|とんでもない|違いない")
 _EN_NEGATION = re.compile(
@@ -95,6 +96,8 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
         for line in (piece.splitlines() if any(map(is_table_row, piece.splitlines())) else [piece])
         if line.strip()
     ] or [evidence]
+    # a question asserts nothing, so its polarity is not the evidence's ("…読まなければいけないでしょうか?")
+    sentences = [s for s in sentences if not is_question(s)] or sentences
     facts = facts_of(claim)
     held = [sum(fact_found(f, facts_of(s), plain_text(s)) for f in facts) for s in sentences]
     by_facts = sentences[max(range(len(sentences)), key=held.__getitem__)]

@@ -52,6 +52,22 @@ def test_a_flipped_polarity_is_caught_even_when_the_words_match() -> None:
 
 
 @needs_realdocs
+def test_a_faq_question_supports_nothing_only_its_answer_does() -> None:
+    """The FAQ asks "…ライセンスが英語の場合、英語で読まなければいけないでしょうか?" and answers that it must be read
+    (読まなくてはなりません). The question holds every word of either answer, yes or no, and asserts neither."""
+    passage = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "英語で読まなければいけないでしょうか").text
+    topic = "OSSのライセンス文が英語の場合でも読まなければいけませんか？"
+    right = check_claim("はい、ライセンス文が英語の場合でも、読まなければいけません。", passage, topic=topic)
+    assert right.supported, right.reason
+    assert "でしょうか" not in right.evidence and "読まなくてはなりません" in right.evidence
+    wrong = check_claim("いいえ、ライセンスが英語の場合、英語で読まなくてもよい。", passage, topic=topic)
+    assert not wrong.supported and wrong.polarity_conflict
+    asked = "英語が苦手なのですが、英語で読まなければいけないでしょうか?"
+    only_asked = check_claim("英語が苦手な場合、英語で読まなければいけない。", asked)
+    assert not only_asked.supported and "question" in only_asked.reason
+
+
+@needs_realdocs
 def test_a_question_s_identifier_is_not_vouched_for_by_a_table_row_about_another_one() -> None:
     """mTower's table: TEEC_InitializeContext is implemented ("Yes"), TEEC_RequestCancellation is not ("No")."""
     passage = chunk_with("en_mtower_functionality_description.md", "TEEC_InitializeContext", "TEEC_RequestCancellation")
