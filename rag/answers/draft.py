@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
+from rag.answers.answer_stream import AnswerStream
 from rag.answers.citations import Passage, drop_invalid_markers
 from rag.answers.context_window import estimate_tokens, fits, focus
 from rag.answers.evidence import (
@@ -27,7 +28,6 @@ from rag.answers.evidence import (
 from rag.answers.faithfulness import is_yes_no_question, says_unknown
 from rag.answers.polarity import is_negated
 from rag.answers.prompts import (
-    FOLLOWUPS_MARKER,
     Language,
     answer_messages,
     detect_language,
@@ -63,7 +63,6 @@ FALLBACK_SENTENCES = 5
 one. On the realdocs golden set (the 59 answerable questions, embedded model's context) the five best held the
 answer for 36, the best of the first three passages for 25 (``bench/answers_replay.py`` measures what it does to
 answers)."""
-_HOLD_BACK = 24  # characters kept unshown while streaming, so a "FOLLOWUPS:" marker can be cut off whole
 
 AnswerTimings = tuple[tuple[LatencyStage, float], ...]
 """Milliseconds per answering stage that ran: ``context``, ``first_token``, ``generate``, ``check``."""
@@ -105,6 +104,10 @@ _TEXT: dict[str, dict[Language, str]] = {
     "contradicted": {
         "ja": "{verdict}下の資料は LLM の回答と逆のことを述べています。",
         "en": "{verdict}The passage below says the opposite of the LLM's answer.",
+    },
+    "looped": {
+        "ja": "LLM が同じ文を繰り返し始めたため、そこで回答を打ち切りました。",
+        "en": "The LLM began repeating itself, so its reply was cut off there.",
     },
     "yes": {"ja": "はい。", "en": "Yes. "},
     "no": {"ja": "いいえ。", "en": "No. "},
@@ -215,69 +218,6 @@ def build_messages(question: str, passages: Sequence[Passage]) -> list[Message]:
     return answer_messages(question, passages)
 
 
-class AnswerStream:
-    """The visible pieces of a streamed answer.
-
-    An iterator (``st.write_stream`` consumes it) of the model's answer text without its ``FOLLOWUPS:`` section.
-    A backend failure ends the stream instead of raising; ``error`` then holds it. ``raw_text`` is the whole reply.
-    """
-
-    def __init__(self, backend: LLMBackend, question: str, passages: Sequence[Passage]) -> None:
-        self.question = question
-        self.raw_text = ""
-        self.visible_text = ""
-        self.error: LLMError | None = None
-        self.done = False
-        self.first_piece_ms: float | None = None  # from the request to the first text shown
-        self.elapsed_ms: float | None = None  # from the request to the reply's end
-        self._backend = backend
-        self._passages = list(passages)
-        self._pieces: Iterator[str] | None = None
-
-    def __iter__(self) -> AnswerStream:
-        return self
-
-    def __next__(self) -> str:
-        if self._pieces is None:
-            self._pieces = self._generate()
-        return next(self._pieces)
-
-    def consume(self) -> AnswerStream:
-        """Read the whole stream (for callers that do not show it piece by piece)."""
-        for _ in self:
-            pass
-        return self
-
-    def _generate(self) -> Iterator[str]:
-        started = time.perf_counter()
-        for piece in self._pieces_of_reply():
-            if self.first_piece_ms is None:
-                self.first_piece_ms = (time.perf_counter() - started) * 1e3
-            yield piece
-        self.elapsed_ms = (time.perf_counter() - started) * 1e3
-
-    def _pieces_of_reply(self) -> Iterator[str]:
-        shown = 0
-        cut: int | None = None
-        try:
-            for piece in self._backend.stream_chat(build_messages(self.question, self._passages)):
-                self.raw_text += piece
-                if cut is not None:
-                    continue
-                match = FOLLOWUPS_MARKER.search(self.raw_text, max(shown - _HOLD_BACK, 0))
-                cut = match.start() if match else None
-                end = cut if cut is not None else max(len(self.raw_text) - _HOLD_BACK, shown)
-                if end > shown:
-                    yield self.raw_text[shown:end]
-                    shown = end
-        except LLMError as err:
-            self.error = err
-        if cut is None and len(self.raw_text) > shown:
-            yield self.raw_text[shown:]
-        self.visible_text = self.raw_text[: cut if cut is not None else len(self.raw_text)]
-        self.done = True
-
-
 class AnswerDraft:
     """Everything known about one question before the model answers, and the way to its checked Answer.
 
@@ -386,6 +326,8 @@ class AnswerDraft:
         if not body.strip():
             return self._from_evidence(_TEXT["empty"][language], answer="")
         notes = [_TEXT["dropped"][language].format(numbers=", ".join(f"[{n}]" for n in dropped))] if dropped else []
+        if stream.looped:
+            notes.append(_TEXT["looped"][language])
         followups = followups or heading_followups(self.query, self.passages, language)
         checked = check_answer(body, self.query, self.passages)
         if checked.main_claim_failed:

@@ -144,6 +144,36 @@ def test_evidence_is_ready_before_the_model_is_asked_and_the_stream_hides_follow
     assert answer.evidence == draft.evidence
 
 
+class LoopingLLM(ScriptedLLM):
+    """Writes one good sentence, then the same line over and over, as a small model sometimes does."""
+
+    def __init__(self, answer: str, loop: str, limit: int = 5000) -> None:
+        super().__init__()
+        self.answer, self.loop, self.limit = answer, loop, limit
+        self.pieces = 0
+
+    def stream_chat(self, messages, *, temperature: float = 0.2):  # type: ignore[no-untyped-def]
+        self.calls.append(list(messages))
+        for piece in [self.answer, *[self.loop] * self.limit]:
+            self.pieces += 1
+            yield piece
+
+
+@pytest.mark.parametrize("loop", ["\n\n- ", "\nRemote work requires manager approval [1]."])
+def test_a_reply_that_loops_is_cut_where_the_loop_starts_and_stops_being_read(loop: str) -> None:
+    llm = LoopingLLM("Remote work requires manager approval [1].", loop)
+    draft = AnswerDraft(llm, "Who approves remote work?", HITS, SETTINGS)
+    shown = "".join(draft.stream())
+    answer = draft.finish()
+    assert llm.pieces < 100  # the model was stopped, not read to its token cap
+    assert shown.count(loop.strip()) < 100
+    assert answer.answer.startswith("Remote work requires manager approval [1].")
+    assert len(answer.answer) < 3 * len(llm.answer)  # at most one copy of the looping line is kept
+    assert not answer.answer.endswith("-")  # nor a line of bare markup
+    assert answer.citations[0].quote == "Remote work requires manager approval."
+    assert "repeating itself" in answer.message
+
+
 def test_followup_questions_written_without_the_marker_leave_the_answer_with_their_stray_markers() -> None:
     reply = (
         "Remote work requires manager approval [1].\n\n- How many days are allowed? [2]\n- Who approves exceptions? [4]"
