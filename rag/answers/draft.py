@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from rag.answers.answer_stream import AnswerStream
 from rag.answers.citations import Passage, drop_invalid_markers
-from rag.answers.context_window import estimate_tokens, fits, focus
+from rag.answers.context import build_context, has_basis, reading_rate
 from rag.answers.evidence import (
     SentenceRelevance,
     best_per_passage,
@@ -31,12 +31,10 @@ from rag.answers.prompts import (
     Language,
     answer_messages,
     detect_language,
-    format_passage,
     heading_followups,
     split_followups,
 )
 from rag.answers.verification import check_answer
-from rag.errors import LLMError
 from rag.llm.base import LLMBackend, Message
 from rag.records import Answer, Citation, ClaimVerdict, Evidence, Hit, LatencyStage
 from rag.settings import Settings
@@ -47,17 +45,10 @@ __all__ = [
     "AnswerStream",
     "Passage",
     "answer_question",
-    "build_context",
     "build_messages",
-    "has_basis",
-    "reading_rate",
 ]
 
 EXTRACTIVE = "extractive"
-MIN_PASSAGE_CHARS = 200
-MIN_PASSAGE_TOKENS = 60
-NEIGHBOUR_CHARS = 200
-SHORT_CHUNK_CHARS = 300
 FALLBACK_SENTENCES = 5
 """Sentences an answer made of the evidence shows: the best sentences of all the passages, not each passage's best
 one. On the realdocs golden set (the 59 answerable questions, embedded model's context) the five best held the
@@ -118,99 +109,6 @@ _TEXT: dict[str, dict[Language, str]] = {
         "(they may not hold the answer either).",
     },
 }
-
-
-def has_basis(hits: Sequence[Hit], settings: Settings) -> bool:
-    """Whether the hits are worth answering from.
-
-    When a reranker ran: one hit at or above its absolute threshold. Without one: a hit that shares a term with
-    the question, or a best cosine at or above the embedding model's off-topic floor
-    (``Settings.basis_cosine_floor``); a question about something the documents never touch fails both.
-    """
-    if not hits:
-        return False
-    reranked = [h.scores.rerank_score for h in hits if h.scores.rerank_score is not None]
-    if reranked:
-        return max(reranked) >= settings.rerank_abs_threshold
-    if any(h.matched_terms for h in hits):
-        return True
-    cosines = [h.scores.dense_score for h in hits if h.scores.dense_score is not None]
-    return not cosines or max(cosines) >= settings.basis_cosine_floor
-
-
-def build_context(
-    question: str,
-    hits: Sequence[Hit],
-    settings: Settings,
-    backend_name: str = "",
-    prefill_tokens_per_s: float | None = None,
-) -> list[Passage]:
-    """Numbered passages from the hits within the context budget.
-
-    The budget is ``settings.context_budget_chars`` characters and, for backends that read slowly (the embedded
-    CPU model by default), ``settings.context_token_budget(backend_name)`` estimated tokens, headers included.
-    Hits the reranker scored below its threshold are left out, as are repeated chunks. A short chunk gets some
-    of its neighbours' text around it, so the model sees a complete thought; a chunk longer than what is left
-    of the budget keeps the sentences the question is about (``rag.answers.context_window.focus``).
-
-    Args:
-        question: the user's question.
-        hits: search results, best first.
-        settings: supplies the budgets and ``rerank_abs_threshold``.
-        backend_name: the LLM backend that will read the passages (its token budget applies).
-        prefill_tokens_per_s: how fast that backend reads a prompt, when known (see ``reading_rate``).
-
-    Returns:
-        Passages numbered from 1 (empty when no hit qualifies).
-    """
-    char_budget = max(settings.context_budget_chars, MIN_PASSAGE_CHARS)
-    token_budget = settings.context_token_budget(backend_name, prefill_tokens_per_s)
-    if token_budget is not None:
-        token_budget = max(token_budget, MIN_PASSAGE_TOKENS)
-    passages: list[Passage] = []
-    seen: set[str] = set()
-    used_chars = used_tokens = 0
-    for hit in hits:
-        rerank = hit.scores.rerank_score
-        if hit.chunk.chunk_id in seen or (rerank is not None and rerank < settings.rerank_abs_threshold):
-            continue
-        chars_left = char_budget - used_chars
-        header_tokens = _header_tokens(len(passages) + 1, hit)
-        tokens_left = None if token_budget is None else token_budget - used_tokens - header_tokens
-        too_little = chars_left < MIN_PASSAGE_CHARS or (tokens_left is not None and tokens_left < MIN_PASSAGE_TOKENS)
-        if passages and too_little:
-            break
-        text = hit.chunk.text.strip()
-        if len(text) < SHORT_CHUNK_CHARS:
-            before = hit.context_before.strip()[-NEIGHBOUR_CHARS:]
-            after = hit.context_after.strip()[:NEIGHBOUR_CHARS]
-            widened = "\n".join(part for part in (before and f"…{before}", text, after and f"{after}…") if part)
-            text = widened if fits(widened, chars_left, tokens_left) else text
-        text = focus(question, text, chars_left, tokens_left)
-        seen.add(hit.chunk.chunk_id)
-        passages.append(Passage(len(passages) + 1, hit.chunk, text, hit.score))
-        used_chars += len(text)
-        used_tokens += estimate_tokens(text) + header_tokens
-    return passages
-
-
-def reading_rate(backend: LLMBackend) -> float | None:
-    """Prompt tokens per second the backend reads, for backends that measure it (the embedded model); else None.
-
-    A backend that cannot load gives None here and reports its error when asked to answer.
-    """
-    measure = getattr(backend, "prefill_rate", None)
-    if not callable(measure):
-        return None
-    try:
-        return float(measure())
-    except LLMError:
-        return None
-
-
-def _header_tokens(n: int, hit: Hit) -> int:
-    """What passage ``n``'s header line costs in the prompt (``prompts.format_passage`` without the text)."""
-    return estimate_tokens(format_passage(Passage(n, hit.chunk, "")))
 
 
 def build_messages(question: str, passages: Sequence[Passage]) -> list[Message]:

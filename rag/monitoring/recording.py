@@ -67,7 +67,7 @@ def record_query(
     ``time.perf_counter()`` at the start, for the total."""
     if not settings.monitoring:
         return
-    from rag.answers.draft import has_basis
+    from rag.answers.context import has_basis
 
     total = (time.perf_counter() - started) * 1e3
     no_basis = answer.no_basis if answer is not None else not has_basis(hits, settings)

@@ -6,8 +6,9 @@ import hashlib
 
 import pytest
 
+from rag.answers.context import build_context, has_basis
 from rag.answers.context_window import estimate_tokens
-from rag.answers.draft import AnswerDraft, answer_question, build_context, build_messages, has_basis
+from rag.answers.draft import AnswerDraft, answer_question, build_messages
 from rag.errors import LLMUnavailableError
 from rag.records import Chunk, Hit, StageScores
 from rag.settings import Settings
