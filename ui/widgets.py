@@ -124,20 +124,37 @@ def show_citations(
     if not citations:
         return
     st.markdown(f"**{t('qa.citations')}**")
-    for position, citation in enumerate(citations):  # a passage may be cited for several of its sentences
-        page = f" p.{citation.page}" if citation.page else ""
-        base = f" · {escape_md(citation.base)}" if show_base else ""
-        st.markdown(f"\\[{citation.n}\\] {escape_md(citation.source)}{page}{base}")
-        if chunk_of is not None and (chunk := chunk_of(citation.chunk_id)) is not None:
-            show_provenance(chunk, citation.quote)
-        st.text(citation.quote)
-        is_pdf = citation.source.lower().endswith(".pdf") and citation.page
-        if render_page and is_pdf and st.toggle(t("qa.show_page"), key=f"{key}_page_{position}"):
-            try:
-                page_png = render_page(citation.source, int(citation.page or 1), citation.quote, base=citation.base)
-                st.image(page_png, width=640)
-            except (RagError, ValueError) as err:
-                show_error(err)
+    # a passage cited for several of its sentences is named once, its quotes under it in the answer's order
+    by_passage: dict[tuple[int, str, str], list[Citation]] = {}
+    for citation in citations:
+        by_passage.setdefault((citation.n, citation.chunk_id, citation.base), []).append(citation)
+    position = 0  # a toggle's key: its place in the list (a passage number repeats)
+    for (n, _chunk_id, _base), quoted in by_passage.items():
+        page = f" p.{quoted[0].page}" if quoted[0].page else ""
+        base = f" · {escape_md(quoted[0].base)}" if show_base else ""
+        st.markdown(f"\\[{n}\\] {escape_md(quoted[0].source)}{page}{base}")
+        for citation in quoted:
+            _show_quote(citation, f"{key}_page_{position}", render_page, chunk_of)
+            position += 1
+
+
+def _show_quote(
+    citation: Citation,
+    toggle_key: str,
+    render_page: Callable[..., bytes] | None,
+    chunk_of: Callable[[str], Chunk | None] | None,
+) -> None:
+    """One quote, with its provenance and, for a PDF page, the toggle that shows the page with the quote marked."""
+    if chunk_of is not None and (chunk := chunk_of(citation.chunk_id)) is not None:
+        show_provenance(chunk, citation.quote)
+    st.text(citation.quote)
+    is_pdf = citation.source.lower().endswith(".pdf") and citation.page
+    if render_page and is_pdf and st.toggle(t("qa.show_page"), key=toggle_key):
+        try:
+            page_png = render_page(citation.source, int(citation.page or 1), citation.quote, base=citation.base)
+            st.image(page_png, width=640)
+        except (RagError, ValueError) as err:
+            show_error(err)
 
 
 EVIDENCE_CONTEXT_CHARS = 300

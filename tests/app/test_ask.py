@@ -30,6 +30,9 @@ def test_extractive_answer_cites_the_pdf_page_shows_it_and_offers_followups(app:
     shown = texts(app)
     assert "引用" in shown
     assert "[1] docs/メモリ仕様.pdf p.1" in shown
+    cited = [m.value for m in app.markdown]
+    cited = cited[cited.index("**引用**") :]
+    assert cited.count("\\[1\\] docs/メモリ仕様\\.pdf p.1") == 1  # one source line for its two quotes
     assert "TEE_Mallocはトラステッドアプリケーションのヒープからメモリを確保する関数である。" in shown
     assert "回答: extractive" in shown
     assert not app.image  # pages render only on request
