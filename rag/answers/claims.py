@@ -8,6 +8,8 @@ supported by evidence only when
 - its **polarity** agrees with the evidence sentence it restates (``rag.answers.polarity``);
 - it keeps the evidence's **time scope**: a sentence about an earlier version or a former rule does not support the
   same statement made about the present (``rag.answers.scope``);
+- it names the same side of a **contrasting pair** (和文/欧文, maximum/minimum) as the evidence
+  (``rag.answers.contrast``);
 - enough of its content words occur there (``rag.answers.faithfulness.support``).
 
 A fact the question itself states and the passages hold is the asker's premise (``premises``), not something the
@@ -16,8 +18,9 @@ function); across languages (a Japanese answer about an English page) no words a
 claim's quantities and polarity decide, and a claim without a quantity is not verified.
 
 Everything here is lexical and explainable: a failed check names the missing fact or the flipped polarity. The
-evidence is compared sentence by sentence (a window of up to ``WINDOW_SENTENCES`` consecutive sentences, a table
-row together with its header), so a number elsewhere in a long passage does not vouch for the claim.
+evidence is compared sentence by sentence (a window of up to ``WINDOW_SENTENCES`` consecutive sentences, never two
+list items, a table row together with its header), so a number elsewhere in a long passage does not vouch for the
+claim. A question in the evidence asserts nothing, so it supports nothing.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rag.answers.contrast import contrasted_terms
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, significant_digits
 from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
@@ -160,7 +164,7 @@ def check_claim(
     anchored = any(_anchors(f) for f in facts)
     worded = f"{context} {claim}" if context else claim
     language = detect_language(claim)
-    ranked: list[tuple[tuple[bool, float], float, ClaimCheck, str]] = []
+    ranked: list[tuple[tuple[bool, float], float, ClaimCheck, str, list[tuple[str, str]]]] = []
     for window, full_reading, size in _windows(evidence, WINDOW_SENTENCES):
         # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
         reading = _statements(full_reading)
@@ -168,6 +172,7 @@ def check_claim(
         missing = tuple(f for f in facts if not fact_found(f, window_facts, plain_text(reading)))
         missing += tuple(f for f in premised if _about_another(f, window_facts, reading))
         share = support(worded, reading) if reading else 0.0
+        contrasted = contrasted_terms(claim, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
         # facts (``_anchors``) and polarity must carry the check; a claim without one is not verified
         needed = 0.0 if anchored and detect_language(reading) != language else threshold
@@ -176,21 +181,22 @@ def check_claim(
         score = (1 - len(missing) / len(facts) if facts else 1.0) + share - WINDOW_PENALTY * (size - 1)
         ranked.append(
             (
-                (bool(reading) and not missing and share >= needed, score),
+                (bool(reading) and not missing and not contrasted and share >= needed, score),
                 needed,
                 ClaimCheck(False, window, missing, False, share),
                 reading,
+                contrasted,
             )
         )
     if not ranked:
         return ClaimCheck(False, "", facts, False, 0.0, "the cited text is empty")
     ranked.sort(key=lambda entry: entry[0], reverse=True)
-    (_holds, best_score), best_needed, best, best_reading = ranked[0]
+    (_holds, best_score), best_needed, best, best_reading, best_contrasted = ranked[0]
     across = detect_language(best.evidence) != language
     conflict = polarity_conflict(claim, best.evidence, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
     off_topic = _off_topic(claim, topic, best_reading) if topic and not across else ""
-    reason = reason or off_topic
+    reason = reason or off_topic or _contrast_reason(best_contrasted)
     if not reason and (past := former_state(claim, best.evidence)):
         reason = f"the cited text describes a former state ({past}); the claim states it as current"
     # the evidence states the opposite only when it is a statement, not a question, and no other statement restating
@@ -200,16 +206,19 @@ def check_claim(
         and not best.missing
         and best.support >= best_needed
         and not off_topic
+        and not best_contrasted
         and not _asks(best.evidence)
         and all(
             polarity_conflict(claim, check.evidence, across=detect_language(check.evidence) != language)
-            for (holds, score), _needed, check, _reading in ranked[1:]
+            for (holds, score), _needed, check, _reading, _contrasted in ranked[1:]
             if holds and score >= best_score - CONTRADICTION_MARGIN and not _asks(check.evidence)
         )
     )
     return ClaimCheck(not reason, best.evidence, best.missing, conflict, best.support, reason, contradicts)
 
 
+_LIST_ITEM = re.compile(r"\s*(?:[•・●○■□◆◇▪‣⁃*\-–]|\d{1,2}[.)．]|[(（]\d{1,2}[)）])\s*\S")
+"""A sentence that opens a list item: a bullet, "1.", "(2)"."""
 _ONLY_ASKS = "the cited text only asks this as a question; it does not state it"
 
 
@@ -291,6 +300,8 @@ def _windows(evidence: str, max_size: int) -> list[tuple[str, str, int]]:
         for size in range(1, max_size + 1):
             if i + size > len(spans) or any(is_table_row(evidence[s:e]) for s, e in spans[i : i + size]):
                 break
+            if sum(bool(_LIST_ITEM.match(evidence[s:e])) for s, e in spans[i : i + size]) > 1:
+                break  # list items are parallel statements: a claim joins its lead-in and one item, not two items
             text = evidence[start : spans[i + size - 1][1]]
             windows.append((text, text, size))
     whole = evidence.strip()
@@ -320,6 +331,10 @@ def _follows_separator(text: str, end: int) -> bool:
     """Whether the line ending at ``end`` is a header: the next line is a ``| --- |`` separator."""
     rest = text[end:].lstrip("\n")
     return _is_separator_row(rest.split("\n", 1)[0]) if rest else False
+
+
+def _contrast_reason(contrasted: list[tuple[str, str]]) -> str:
+    return "; ".join(f"the cited text speaks of {stated}, not {claimed}" for claimed, stated in contrasted)
 
 
 def _reason(missing: tuple[Fact, ...], conflict: bool, share: float, threshold: float) -> str:

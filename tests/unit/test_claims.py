@@ -13,6 +13,7 @@ import pytest
 
 from rag.answers.citations import Passage
 from rag.answers.claims import check_claim, premises
+from rag.answers.contrast import contrasted_terms
 from rag.answers.facts import facts_of
 from rag.answers.faithfulness import is_yes_no_question
 from rag.answers.polarity import is_negated
@@ -65,6 +66,35 @@ def test_a_faq_question_supports_nothing_only_its_answer_does() -> None:
     asked = "英語が苦手なのですが、英語で読まなければいけないでしょうか?"
     only_asked = check_claim("英語が苦手な場合、英語で読まなければいけない。", asked)
     assert not only_asked.supported and "question" in only_asked.reason
+
+
+@needs_realdocs
+def test_a_claim_about_one_side_of_a_pair_is_not_supported_by_the_item_about_the_other() -> None:
+    """The pTeX manual lists "• 欧文文字の文字コード0–255 をとる(例:\\catcode)" and, as the next item, "• 和文文字の内部
+    コードをとる(例:\\inhibitxspcode)". "\\catcode takes a kanji's internal code" joined \\catcode from the first
+    item with the words of the second, and was shown as verified."""
+    passage = chunk_with("ja_ptex_manual.pdf", "欧文文字の文字コード0–255 をとる(例:\\catcode)").text
+    topic = "pTeXでは、\\catcode の対象として和文文字の内部コードを指定できますか？"
+    claim = "はい、pTeXでは、\\catcode の対象として和文文字の内部コードを指定できます。"
+    wrong = check_claim(claim, passage, topic=topic)
+    assert not wrong.supported and "欧文, not 和文" in wrong.reason
+    assert "inhibitxspcode" not in wrong.evidence  # two list items are never one window
+    right = check_claim("\\catcode は欧文文字の文字コード0–255 をとります。", passage, topic=topic)
+    assert right.supported, right.reason
+    other_item = check_claim("\\inhibitxspcode は和文文字の内部コードをとります。", passage)
+    assert other_item.supported, other_item.reason
+
+
+def test_contrasting_terms_are_named_only_when_the_evidence_lacks_the_claimed_side() -> None:
+    assert contrasted_terms("The maximum length is 64 characters.", "The minimum length is 64 characters.") == [
+        ("maximum", "minimum")
+    ]
+    assert contrasted_terms("Encryption keys are rotated.", "Decrypted data is never stored.") == [
+        ("encrypt", "decrypt")
+    ]
+    assert contrasted_terms("The maximum is 64.", "The minimum is 8 and the maximum is 64.") == []
+    line_start, line_end = "行頭に来た場合は全角アキを確保する。", "行末に配置される場合は全角アキを確保する。"
+    assert contrasted_terms(line_start, line_end) == [("行頭", "行末")]
 
 
 @needs_realdocs

@@ -1,0 +1,72 @@
+"""Contrasting terms: a claim about one side of a pair ("和文文字") is not supported by a sentence about the other
+("欧文文字の文字コード0–255 をとる(例:\\catcode)").
+
+Word overlap cannot see this: the two sentences share everything but the one word that matters. The pairs are terms
+whose opposite a technical or legal text commonly states beside them (script, direction, position in a line, bound,
+order in time, direction of data). A term counts as named in a claim only when the evidence does not name it too:
+a sentence that speaks of both sides ("行頭と行末") says nothing against either.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rag.answers.facts import plain_text
+
+_JA_PAIRS = (
+    ("和文", "欧文"),
+    ("全角", "半角"),
+    ("縦組", "横組"),
+    ("縦書", "横書"),
+    ("行頭", "行末"),
+    ("最大", "最小"),
+    ("上限", "下限"),
+    ("以前", "以降"),
+    ("入力", "出力"),
+    ("送信", "受信"),
+    ("開始", "終了"),
+    ("増加", "減少"),
+    ("暗号化", "復号"),
+    ("大文字", "小文字"),
+    ("昇順", "降順"),
+)
+_EN_PAIRS = (
+    ("maximum", "minimum"),
+    ("before", "after"),
+    ("input", "output"),
+    ("upper", "lower"),
+    ("uppercase", "lowercase"),
+    ("horizontal", "vertical"),
+    ("increase", "decrease"),
+    ("enable", "disable"),
+    ("encrypt", "decrypt"),
+    ("import", "export"),
+    ("inbound", "outbound"),
+    ("ascending", "descending"),
+    ("earliest", "latest"),
+)
+_EN_ENDINGS = r"(?:s|d|ed|es|ing|ion|ions)?"
+
+
+def _opposites() -> dict[str, str]:
+    pairs = _JA_PAIRS + _EN_PAIRS
+    return {a: b for a, b in pairs} | {b: a for a, b in pairs}
+
+
+_OPPOSITE = _opposites()
+
+
+def _names(text: str, term: str) -> bool:
+    if term.isascii():
+        return re.search(rf"\b{term}{_EN_ENDINGS}\b", text) is not None
+    return term in text
+
+
+def contrasted_terms(claim: str, evidence: str) -> list[tuple[str, str]]:
+    """``(claimed, stated)`` for each term the claim names whose opposite the evidence names instead."""
+    said, read = plain_text(claim).casefold(), plain_text(evidence).casefold()
+    return [
+        (term, opposite)
+        for term, opposite in _OPPOSITE.items()
+        if _names(said, term) and not _names(read, term) and _names(read, opposite) and not _names(said, opposite)
+    ]
