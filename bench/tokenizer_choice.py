@@ -4,6 +4,7 @@ Run from the repository root::
 
     .venv/bin/python bench/tokenizer_choice.py                 # tokenizer table, then index latency (a few minutes)
     .venv/bin/python bench/tokenizer_choice.py --skip-latency  # tokenizer table only
+    .venv/bin/python bench/tokenizer_choice.py --query-terms   # the query cleanup (search_terms) on and off
 
 The table gives BM25 (bm25s, k1=1.5, b=0.75, no embeddings) nDCG@10, recall@10 and MRR@10 of each Japanese
 tokenizer on JSQuAD (4,420 questions over 1,159 paragraphs) and of English variants on SciFact's train split, with
@@ -12,6 +13,8 @@ tokenization speed in characters per CPU-second (one thread, corpus and queries 
 per-query difference's 95% confidence interval includes zero). The latency part builds a KeywordIndex of
 100k synthetic documents (SciFact abstracts, each copy with a random 80% of its tokens and a few tokens of
 another abstract) and times queries without a mask, with a boolean mask and with a weight mask, and save/load.
+``--query-terms`` compares BM25 with each query's tokens as the tokenizer gives them and after
+``rag.ingest.tokenization.search_terms`` (no question words, no single letters), with the same paired test.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ from rag.ingest.tokenization import (  # noqa: E402
     FugashiTokenizer,
     SudachiTokenizer,
     Tokenizer,
+    make_tokenizer,
+    search_terms,
 )
 
 
@@ -192,13 +197,37 @@ def index_latency(n_docs: int, n_queries: int) -> None:
             time_queries(loaded, f"after load mmap={mmap}", None)
 
 
+def query_terms_table() -> None:
+    """BM25 nDCG@10 with raw query tokens against ``search_terms`` of them, the default tokenizer, paired per query."""
+    tokenizer = make_tokenizer("auto")
+    print(f"{'dataset':10} {'query tokens':14} {'nDCG@10':>8} {'R@10':>7} {'MRR@10':>7} {'changed queries':>16}")
+    for label in ("jsquad-ja", "scifact"):
+        corpus, queries, qrels = load_beir(DATA / label, SETS[label])
+        index = KeywordIndex.build(list(corpus), [tokenizer.tokenize(text) for text in corpus.values()])
+        raw = {qid: tokenizer.tokenize(text) for qid, text in queries.items()}
+        per_query = {}
+        for name, tokens in (("as tokenized", raw), ("search_terms", {q: search_terms(t) for q, t in raw.items()})):
+            run = {qid: dict(index.query(terms, 100)) for qid, terms in tokens.items()}
+            m = evaluate_run(run, qrels)
+            per_query[name] = np.array([ndcg_at_k(run, {qid: qrels[qid]}, 10) for qid in qrels])
+            changed = sum(search_terms(t) != t for t in raw.values())
+            print(f"{label:10} {name:14} {m['ndcg@10']:8.4f} {m['recall@10']:7.4f} {m['mrr@10']:7.4f} {changed:16,}")
+        diff = per_query["search_terms"] - per_query["as tokenized"]
+        half_width = 1.96 * diff.std() / np.sqrt(len(diff))
+        print(f"{label}: search_terms - as tokenized = {diff.mean():+.4f} ±{half_width:.4f} (95% CI)\n", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--skip-latency", action="store_true", help="only the tokenizer table")
     parser.add_argument("--skip-table", action="store_true", help="only the index latency")
+    parser.add_argument("--query-terms", action="store_true", help="only the query cleanup comparison")
     parser.add_argument("--docs", type=int, default=100_000, help="documents in the latency index")
     parser.add_argument("--queries", type=int, default=300, help="queries timed per setting")
     args = parser.parse_args()
+    if args.query_terms:
+        query_terms_table()
+        return
     if not args.skip_table:
         tokenizer_table()
     if not args.skip_latency:

@@ -204,6 +204,23 @@ class FugashiTokenizer(_MixedTokenizer):
         return tokens
 
 
+QUESTION_WORDS = frozenset(
+    {"何", "誰", "どこ", "いつ", "どう", "なぜ", "何故", "どの", "どれ", "いくつ", "いくら"}
+    | {"出来る", "有る", "居る", "為る"}
+)
+"""Words a question is made of rather than about: interrogatives and the verbs of "…できますか", "…ありますか",
+"…していますか". Documents seldom use the interrogatives, so they would weigh most of all in a query."""
+_SINGLE_LETTER = re.compile(r"[a-z\u3040-\u30ff]")
+
+
+def search_terms(tokens: list[str]) -> list[str]:
+    """A query's tokens without those that match by accident: ``QUESTION_WORDS``, and single Latin letters or kana
+    (the "p", "x" of ``pTeX``, the "h", "r" of ``H.R. 815``, a "で" after a Latin name that Sudachi takes for a
+    conjunction). A query made only of such tokens keeps them all."""
+    kept = [t for t in tokens if t not in QUESTION_WORDS and not _SINGLE_LETTER.fullmatch(t)]
+    return kept or tokens
+
+
 def make_tokenizer(name: str) -> Tokenizer:
     """Build the tokenizer called ``name``.
 

@@ -19,6 +19,7 @@ from rag.errors import EmptyIndexError, IndexError_
 from rag.index.keyword_index import KeywordIndex, KeywordScores
 from rag.index.writer import Index
 from rag.ingest.metadata import detect_language
+from rag.ingest.tokenization import search_terms
 from rag.records import Chunk, Hit, SearchFilters, StageScores
 from rag.retrieval.filters import MetadataCache, chroma_where
 from rag.retrieval.fusion import Fused, adaptive_weight, apply_rerank_thresholds, fuse_convex, fuse_rrf
@@ -116,7 +117,7 @@ class HybridRetriever:
             return []
 
         t0 = time.perf_counter()
-        query_tokens = self._index.tokenizer.tokenize(query)
+        query_tokens = search_terms(self._index.tokenizer.tokenize(query))
         keyword_scores = keyword.score(query_tokens, allowed=mask) if weight < 1.0 else None
         keyword_hits = keyword_scores.top(candidate_k) if keyword_scores is not None else []
         t1 = time.perf_counter()

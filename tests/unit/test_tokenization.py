@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from rag.index.keyword_index import KeywordIndex
-from rag.ingest.tokenization import AUTO_TOKENIZER, TOKENIZER_NAMES, Tokenizer, make_tokenizer
+from rag.ingest.tokenization import AUTO_TOKENIZER, TOKENIZER_NAMES, Tokenizer, make_tokenizer, search_terms
 
 JAPANESE = ("sudachi", "fugashi", "bigram")
 MORPHOLOGICAL = ("sudachi", "fugashi")
@@ -91,3 +91,21 @@ def test_tokenizers_give_the_same_tokens_from_many_threads(tokenizer: Tokenizer)
     expected = [tokenizer.tokenize(text) for text in texts]
     with ThreadPoolExecutor(max_workers=4) as pool:
         assert list(pool.map(tokenizer.tokenize, texts)) == expected
+
+
+def test_a_question_s_accidental_tokens_match_no_document() -> None:
+    """ "H.R. 815で、…何日間ですか？" tokenizes to a "で" (Sudachi reads it as a conjunction after the Latin name), "何",
+    "出来る" and the letters "h", "r": a page about TeX engines shares them all and nothing of what is asked."""
+    tokenizer = make_tokenizer("sudachi")
+    docs = {
+        "tex": "pTeXで組版し、upTeXで処理し、LaTeXで書き、XeTeXで出力する。何をどこで使うかは自由である。",
+        "bill": "大統領は、制裁の適用を最大180日間免除することができる。",
+    }
+    index = KeywordIndex.build(list(docs), [tokenizer.tokenize(text) for text in docs.values()])
+    asked = tokenizer.tokenize("H.R. 815で、大統領が制裁を免除できるのは何日間ですか？")
+    assert {"で", "何", "h", "r"} <= set(asked)
+    assert "tex" in dict(index.query(asked, 2))  # as tokenized, the TeX page matches
+    terms = search_terms(asked)
+    assert [doc for doc, _score in index.query(terms, 2)] == ["bill"]
+    assert {"大統領", "制裁", "免除", "日間", "815"} <= set(terms)
+    assert search_terms(["何"]) == ["何"]  # a query made only of such words keeps them
