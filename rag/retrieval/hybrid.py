@@ -23,7 +23,7 @@ from rag.ingest.tokenization import search_terms
 from rag.records import Chunk, Hit, SearchFilters, StageScores
 from rag.retrieval.filters import MetadataCache, chroma_where
 from rag.retrieval.fusion import Fused, adaptive_weight, apply_rerank_thresholds, fuse_convex, fuse_rrf
-from rag.retrieval.named_sources import NAME_BOOST, SourceNames
+from rag.retrieval.named_sources import NAME_BOOST, SourceNames, designations
 from rag.retrieval.reranker import Reranker, load_reranker
 from rag.settings import Settings
 
@@ -131,7 +131,8 @@ class HybridRetriever:
             t2 = time.perf_counter()
             dense_hits = self._dense(vector, candidate_k, filters, mask, keyword)
             if filters is None:
-                named = self._source_names.named(keyword.version, self._index.catalog.sources, query_tokens)
+                named_by = [*query_tokens, *designations(query)]
+                named = self._source_names.named(keyword.version, self._index.catalog.sources, named_by)
                 dense_hits = self._with_named_sources(vector, dense_hits, named)
             embed_ms, dense_ms = (t2 - t1) * 1e3, (time.perf_counter() - t2) * 1e3
         t3 = time.perf_counter()

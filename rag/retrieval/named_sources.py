@@ -27,6 +27,8 @@ nDCG@10 / MRR@10 through ``python -m rag evaluate golden/realdocs_qa.jsonl``): w
 0.3: 0.818 / 0.803; 0.5: 0.832 / 0.821; 1.0: 0.839 / 0.830 (share 0.34). No question was lifted to a file it did
 not name."""
 
+_DESIGNATION = re.compile(r"(?<![A-Za-z0-9])([A-Z](?:\.?[A-Z])+)\.?[\s\-]*(\d{2,})(?![0-9])")
+"""Capitals then a number, as documents are designated: "H.R. 815", "RFC 7231", "ISO-9001" (not "June 13")."""
 _CUT = re.compile(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])")
 _TOO_SHORT = re.compile(r"[A-Za-z]{1,2}|\d{1,2}")  # "v2", "report_3": words a question uses for other reasons
 
@@ -80,3 +82,13 @@ class SourceNames:
         stem = PurePosixPath(source).stem
         pieces = [p for p in _CUT.split(stem) if p and not _TOO_SHORT.fullmatch(p)]
         return self._tokenize(" ".join(pieces)) if pieces else []
+
+
+def designations(query: str) -> list[str]:
+    """The words a file's name would write for the designations in ``query``: "H.R. 815" is ``hr815`` and ``hr``
+    (a file is named ``bill_hr815.pdf``, not ``bill_h.r._815.pdf``), "RFC 7231" is ``rfc7231`` and ``rfc``."""
+    words: list[str] = []
+    for letters, number in _DESIGNATION.findall(query):
+        letters = letters.replace(".", "").lower()
+        words.extend((letters + number, letters))
+    return words

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rag.retrieval.named_sources import NAMED_SHARE, SourceNames
+from rag.retrieval.named_sources import NAMED_SHARE, SourceNames, designations
 from rag.service import RagService
 from rag.settings import Settings
 from tests.docmaker import make_csv
@@ -45,6 +45,21 @@ def test_a_word_every_file_name_uses_names_no_file() -> None:
 
     assert names.named("v1", lambda: sources, _words("What does the manual say?")) == {}
     assert list(names.named("v1", lambda: sources, _words("the network manual"))) == ["ja_manual_network.pdf"]
+
+
+def test_a_document_s_designation_names_the_file_that_writes_it_without_dots_and_spaces() -> None:
+    """A person writes the bill as "H.R. 815"; its file is ``en_us_bill_hr815_2024.pdf``."""
+    from rag.ingest.tokenization import make_tokenizer
+
+    tokenize = make_tokenizer("sudachi").tokenize
+    names = SourceNames(tokenize)
+    question = "H.R. 815で、大統領は制裁の適用を最大何日間免除できますか？"
+
+    assert names.named("v1", lambda: SOURCES, tokenize(question)) == {}  # its tokens alone: h, r, 815, h.r
+    named = names.named("v1", lambda: SOURCES, [*tokenize(question), *designations(question)])
+    assert list(named) == ["docs/en_us_bill_hr815_2024.pdf"]
+    assert designations("What does RFC 7231 say about ISO-9001?") == ["rfc7231", "rfc", "iso9001", "iso"]
+    assert designations("version 3 of the manual, the 2023 survey, June 13") == []
 
 
 def test_the_names_follow_the_index_version() -> None:

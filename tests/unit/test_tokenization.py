@@ -94,8 +94,8 @@ def test_tokenizers_give_the_same_tokens_from_many_threads(tokenizer: Tokenizer)
 
 
 def test_a_question_s_accidental_tokens_match_no_document() -> None:
-    """ "H.R. 815で、…何日間ですか？" tokenizes to a "で" (Sudachi reads it as a conjunction after the Latin name), "何",
-    "出来る" and the letters "h", "r": a page about TeX engines shares them all and nothing of what is asked."""
+    """The question "H.R. 815で、…何日間ですか？" tokenizes to a "で" (Sudachi reads it as a conjunction after the Latin
+    name), "何", "出来る" and the letters "h", "r": a page about TeX engines shares them all and nothing asked."""
     tokenizer = make_tokenizer("sudachi")
     docs = {
         "tex": "pTeXで組版し、upTeXで処理し、LaTeXで書き、XeTeXで出力する。何をどこで使うかは自由である。",
