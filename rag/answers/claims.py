@@ -86,6 +86,22 @@ class ClaimCheck:
     contradicts: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class _Window:
+    """One window of the evidence as read against a claim (``check`` holds its verbatim text, missing facts, share).
+
+    ``holds``: every fact found, no contrasting term, enough words; ``score``: facts found + share - length penalty;
+    ``needed``: the share of words it had to reach; ``reading``: its statements (questions left out), table rows with
+    their header; ``contrasted``: (claimed, stated) pairs of contrasting terms."""
+
+    holds: bool
+    score: float
+    needed: float
+    check: ClaimCheck
+    reading: str
+    contrasted: list[tuple[str, str]]
+
+
 # ---- the check ---------------------------------------------------------------------------------------------
 
 
@@ -164,7 +180,7 @@ def check_claim(
     anchored = any(_anchors(f) for f in facts)
     worded = f"{context} {claim}" if context else claim
     language = detect_language(claim)
-    ranked: list[tuple[tuple[bool, float], float, ClaimCheck, str, list[tuple[str, str]]]] = []
+    ranked: list[_Window] = []
     for window, full_reading, size in _windows(evidence, WINDOW_SENTENCES):
         # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
         reading = _statements(full_reading)
@@ -179,19 +195,14 @@ def check_claim(
         # windows that hold every fact and enough words come first; among them a longer window must earn its
         # place, so the quote is the sentence itself rather than its neighbours too
         score = (1 - len(missing) / len(facts) if facts else 1.0) + share - WINDOW_PENALTY * (size - 1)
-        ranked.append(
-            (
-                (bool(reading) and not missing and not contrasted and share >= needed, score),
-                needed,
-                ClaimCheck(False, window, missing, False, share),
-                reading,
-                contrasted,
-            )
-        )
+        holds = bool(reading) and not missing and not contrasted and share >= needed
+        check = ClaimCheck(False, window, missing, False, share)
+        ranked.append(_Window(holds, score, needed, check, reading, contrasted))
     if not ranked:
         return ClaimCheck(False, "", facts, False, 0.0, "the cited text is empty")
-    ranked.sort(key=lambda entry: entry[0], reverse=True)
-    (_holds, best_score), best_needed, best, best_reading, best_contrasted = ranked[0]
+    ranked.sort(key=lambda w: (w.holds, w.score), reverse=True)
+    top = ranked[0]
+    best, best_needed, best_reading, best_contrasted = top.check, top.needed, top.reading, top.contrasted
     across = detect_language(best.evidence) != language
     conflict = polarity_conflict(claim, best.evidence, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
@@ -209,9 +220,9 @@ def check_claim(
         and not best_contrasted
         and not _asks(best.evidence)
         and all(
-            polarity_conflict(claim, check.evidence, across=detect_language(check.evidence) != language)
-            for (holds, score), _needed, check, _reading, _contrasted in ranked[1:]
-            if holds and score >= best_score - CONTRADICTION_MARGIN and not _asks(check.evidence)
+            polarity_conflict(claim, w.check.evidence, across=detect_language(w.check.evidence) != language)
+            for w in ranked[1:]
+            if w.holds and w.score >= top.score - CONTRADICTION_MARGIN and not _asks(w.check.evidence)
         )
     )
     return ClaimCheck(not reason, best.evidence, best.missing, conflict, best.support, reason, contradicts)
