@@ -84,6 +84,7 @@ def evaluate_path(service: Searcher, path: str | Path, *, settings: Settings,
         raise EvaluationError(f"{path} is neither a BEIR folder nor a golden QA file.")
     if limit:
         queries = dict(list(queries.items())[:limit])
+        qrels = {qid: judged for qid, judged in qrels.items() if qid in queries}  # averaged over the queries run
     result: RetrievalEvaluation = {"modes": {}, "per_query": []}
     for mode in modes:
         run: dict[str, dict[str, float]] = {}

@@ -216,6 +216,8 @@ def test_evaluate_beir_folder_and_golden_file(indexed: RagService, tmp_path: Pat
                                 "latency_ms_p50", "latency_ms_p95"}  # fmt: skip
     again = indexed.evaluate(beir)  # cached corpus index: nothing re-embedded, same figures
     assert again["modes"]["hybrid"]["ndcg@10"] == pytest.approx(1.0)
+    first = indexed.evaluate(beir, limit=1)["modes"]["hybrid"]  # averaged over the one query run, not both judged
+    assert first["queries"] == 1 and first["ndcg@10"] == pytest.approx(1.0)
 
     golden = tmp_path / "golden.jsonl"
     rows = [
