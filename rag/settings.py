@@ -94,9 +94,9 @@ class Settings:
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
     embedding_batch_size: int = 32
     # torch + fp32 stays the default: no back end reached the 2.5x fp32 chunks/s a switch needs on this AVX2 CPU
-    # (onnx int8 0.95x per CPU-second, a whole ingest 1.42x; torch int8 1.30x at cosine 0.95), and onnx int8 moved
-    # SciFact's hybrid nDCG@10 by -0.0058 (README "Embedding back ends"). Another back end or precision is another
-    # index identity: `python -m rag check --reembed` after switching.
+    # (onnx int8 0.95x per CPU-second, a whole ingest 1.42x; torch int8 1.30x at cosine 0.95); onnx int8 moved
+    # SciFact's hybrid nDCG@10 by -0.0028 on the whole corpus (README "Embedding back ends"). Another back end or
+    # precision is another index identity: `python -m rag check --reembed` after switching.
     embedding_backend: str = "torch"  # EMBEDDING_BACKENDS
     embedding_precision: str = "fp32"  # EMBEDDING_PRECISIONS
     embedding_quantization: str = "dynamic"  # EMBEDDING_QUANTIZATIONS (onnx int8 only)
