@@ -153,6 +153,7 @@ def check_claim(
     context: str = "",
     given: Sequence[Fact] = (),
     topic: str = "",
+    source: str = "",
 ) -> ClaimCheck:
     """Check one claim (an answer sentence, a quiz statement) against the text it cites.
 
@@ -170,6 +171,8 @@ def check_claim(
         given: facts the claim may restate without the evidence holding them (``premises`` of the question).
         topic: the question the claim answers: the words the claim takes from it are what the claim is about, and
             at least ``TOPIC_SHARE`` of them must be in the evidence (same language only).
+        source: the cited text's file: the words of its name say which document the question is about, not what
+            about, so they do not count as the claim's topic ("the LaTeX guide" of ``en_latex_usrguide.pdf``).
 
     Returns:
         The verdict, with the verbatim evidence sentence(s) to quote.
@@ -206,7 +209,7 @@ def check_claim(
     across = detect_language(best.evidence) != language
     conflict = polarity_conflict(claim, best.evidence, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
-    off_topic = _off_topic(claim, topic, best_reading) if topic and not across else ""
+    off_topic = _off_topic(claim, topic, best_reading, source) if topic and not across else ""
     reason = reason or off_topic or _contrast_reason(best_contrasted)
     if not reason and (past := former_state(claim, best.evidence)):
         reason = f"the cited text describes a former state ({past}); the claim states it as current"
@@ -253,10 +256,12 @@ def _anchors(fact: Fact) -> bool:
     return bool(fact.unit) or significant_digits(fact) >= 2
 
 
-def _off_topic(claim: str, topic: str, reading: str) -> str:
+def _off_topic(claim: str, topic: str, reading: str, source: str = "") -> str:
     """Why the evidence is not about what the claim answers ("" when it is): fewer than ``TOPIC_SHARE`` of the
-    words the claim takes from the question (``topic``; single CJK characters aside) are in it."""
-    asked = {token for token in content_tokens(claim) & content_tokens(topic) if len(token) > 1}
+    words the claim takes from the question (``topic``; single CJK characters and the words of the ``source``
+    file's name aside) are in it."""
+    named = content_tokens(" ".join(re.split(r"[_\-.\s/]+", source))) if source else set()
+    asked = {token for token in content_tokens(claim) & content_tokens(topic) if len(token) > 1} - named
     if len(asked) < TOPIC_MIN_TOKENS:
         return ""
     absent = asked - content_tokens(reading)

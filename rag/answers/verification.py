@@ -127,7 +127,9 @@ def _judge(
     by_n = {p.n: p for p in passages}
     first_failure: ClaimCheck | None = None
     for n in cited:
-        check = check_claim(claim, by_n[n].chunk.text, context=context, given=given, topic=topic)
+        check = check_claim(
+            claim, by_n[n].chunk.text, context=context, given=given, topic=topic, source=by_n[n].chunk.source
+        )
         if check.supported:
             return ClaimVerdict(claim, "verified", (n,)), n, check
         first_failure = first_failure or check
@@ -136,7 +138,18 @@ def _judge(
     threshold = SUPPORT_THRESHOLD if facts_of(claim) else ATTRIBUTION_THRESHOLD
     others = [p for p in passages if p.n not in cited]
     checks = [
-        (p.n, check_claim(claim, p.chunk.text, context=context, threshold=threshold, given=given, topic=topic))
+        (
+            p.n,
+            check_claim(
+                claim,
+                p.chunk.text,
+                context=context,
+                threshold=threshold,
+                given=given,
+                topic=topic,
+                source=p.chunk.source,
+            ),
+        )
         for p in others
     ]
     supported = [(n, c) for n, c in checks if c.supported]
@@ -155,7 +168,9 @@ def _contradiction(
     """The first passage (those the claim cites first) that states the claim's opposite, with the sentence(s) that
     say so clipped for quoting; None when none does."""
     for passage in sorted(passages, key=lambda p: (p.n not in cited, p.n)):
-        check = check_claim(claim, passage.chunk.text, context=context, given=given, topic=topic)
+        check = check_claim(
+            claim, passage.chunk.text, context=context, given=given, topic=topic, source=passage.chunk.source
+        )
         if check.contradicts:
             return passage.n, clip_quote_for(claim, check.evidence)
     return None

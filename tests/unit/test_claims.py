@@ -98,6 +98,20 @@ def test_contrasting_terms_are_named_only_when_the_evidence_lacks_the_claimed_si
 
 
 @needs_realdocs
+def test_words_that_name_the_document_do_not_make_a_claim_on_topic() -> None:
+    """No document says which command changes the page margins. The answer "the LaTeX for authors guide recommends
+    \\MakeUppercase for changing the page margins" shared "LaTeX", "command" and "change" with the case-changing
+    passage and was shown as verified; "LaTeX" only names the guide (``en_latex_usrguide.pdf``)."""
+    source = "en_latex_usrguide.pdf"
+    passage = chunk_with(source, "To overcome this problem", "\\MakeUppercase").text
+    question = "Which command does the LaTeX for authors guide recommend for changing the page margins?"
+    claim = "The LaTeX for authors guide recommends using the \\MakeUppercase command for changing the page margins."
+    check = check_claim(claim, passage, topic=question, context=question, source=source)
+    assert not check.supported and "margin" in check.reason
+    assert check_claim(claim, passage, topic=question, context=question).supported  # what it was without the name
+
+
+@needs_realdocs
 def test_a_question_s_identifier_is_not_vouched_for_by_a_table_row_about_another_one() -> None:
     """mTower's table: TEEC_InitializeContext is implemented ("Yes"), TEEC_RequestCancellation is not ("No")."""
     passage = chunk_with("en_mtower_functionality_description.md", "TEEC_InitializeContext", "TEEC_RequestCancellation")
