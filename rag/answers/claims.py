@@ -29,7 +29,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.answers.contrast import contrasted_terms
+from rag.answers.contrast import claimed_terms, contrasted_terms
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, significant_digits
 from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
@@ -183,6 +183,7 @@ def check_claim(
     anchored = any(_anchors(f) for f in facts)
     worded = f"{context} {claim}" if context else claim
     language = detect_language(claim)
+    claimed = claimed_terms(claim)
     ranked: list[_Window] = []
     for window, full_reading, size in _windows(evidence, WINDOW_SENTENCES):
         # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
@@ -191,7 +192,7 @@ def check_claim(
         missing = tuple(f for f in facts if not fact_found(f, window_facts, plain_text(reading)))
         missing += tuple(f for f in premised if _about_another(f, window_facts, reading))
         share = support(worded, reading) if reading else 0.0
-        contrasted = contrasted_terms(claim, reading)
+        contrasted = contrasted_terms(claimed, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
         # facts (``_anchors``) and polarity must carry the check; a claim without one is not verified
         needed = 0.0 if anchored and detect_language(reading) != language else threshold

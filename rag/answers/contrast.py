@@ -62,11 +62,15 @@ def _names(text: str, term: str) -> bool:
     return term in text
 
 
-def contrasted_terms(claim: str, evidence: str) -> list[tuple[str, str]]:
-    """``(claimed, stated)`` for each term the claim names whose opposite the evidence names instead."""
-    said, read = plain_text(claim).casefold(), plain_text(evidence).casefold()
-    return [
-        (term, opposite)
-        for term, opposite in _OPPOSITE.items()
-        if _names(said, term) and not _names(read, term) and _names(read, opposite) and not _names(said, opposite)
-    ]
+def claimed_terms(claim: str) -> list[str]:
+    """The contrasting terms ``claim`` names without naming their opposite too (read once per claim)."""
+    said = plain_text(claim).casefold()
+    return [term for term, opposite in _OPPOSITE.items() if _names(said, term) and not _names(said, opposite)]
+
+
+def contrasted_terms(claimed: list[str], evidence: str) -> list[tuple[str, str]]:
+    """``(claimed, stated)`` for each of the ``claimed`` terms whose opposite the evidence names instead."""
+    if not claimed:
+        return []
+    read = plain_text(evidence).casefold()
+    return [(term, _OPPOSITE[term]) for term in claimed if not _names(read, term) and _names(read, _OPPOSITE[term])]

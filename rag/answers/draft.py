@@ -29,13 +29,12 @@ from rag.answers.faithfulness import is_yes_no_question, says_unknown
 from rag.answers.polarity import is_negated
 from rag.answers.prompts import (
     Language,
-    answer_messages,
     detect_language,
     heading_followups,
     split_followups,
 )
 from rag.answers.verification import check_answer
-from rag.llm.base import LLMBackend, Message
+from rag.llm.base import LLMBackend
 from rag.records import Answer, Citation, ClaimVerdict, Evidence, Hit, LatencyStage
 from rag.settings import Settings
 
@@ -45,7 +44,6 @@ __all__ = [
     "AnswerStream",
     "Passage",
     "answer_question",
-    "build_messages",
 ]
 
 EXTRACTIVE = "extractive"
@@ -109,11 +107,6 @@ _TEXT: dict[str, dict[Language, str]] = {
         "(they may not hold the answer either).",
     },
 }
-
-
-def build_messages(question: str, passages: Sequence[Passage]) -> list[Message]:
-    """The chat messages for a cited answer in the question's language (see ``rag.answers.prompts``)."""
-    return answer_messages(question, passages)
 
 
 class AnswerDraft:

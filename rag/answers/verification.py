@@ -127,9 +127,7 @@ def _judge(
     by_n = {p.n: p for p in passages}
     first_failure: ClaimCheck | None = None
     for n in cited:
-        check = check_claim(
-            claim, by_n[n].chunk.text, context=context, given=given, topic=topic, source=by_n[n].chunk.source
-        )
+        check = _check(claim, by_n[n], context, given, topic)
         if check.supported:
             return ClaimVerdict(claim, "verified", (n,)), n, check
         first_failure = first_failure or check
@@ -137,21 +135,7 @@ def _judge(
     # unless the claim states facts (numbers, names, identifiers): those must all be found there, which is stronger
     threshold = SUPPORT_THRESHOLD if facts_of(claim) else ATTRIBUTION_THRESHOLD
     others = [p for p in passages if p.n not in cited]
-    checks = [
-        (
-            p.n,
-            check_claim(
-                claim,
-                p.chunk.text,
-                context=context,
-                threshold=threshold,
-                given=given,
-                topic=topic,
-                source=p.chunk.source,
-            ),
-        )
-        for p in others
-    ]
+    checks = [(p.n, _check(claim, p, context, given, topic, threshold)) for p in others]
     supported = [(n, c) for n, c in checks if c.supported]
     if supported:
         n, check = max(supported, key=lambda item: (item[1].support, -item[0]))
@@ -162,15 +146,33 @@ def _judge(
     return ClaimVerdict(claim, "unsupported", (), reason), None, None
 
 
+def _check(
+    claim: str,
+    passage: Passage,
+    context: str,
+    given: Sequence[Fact],
+    topic: str,
+    threshold: float = SUPPORT_THRESHOLD,
+) -> ClaimCheck:
+    """``check_claim`` against a passage's whole chunk, whose file name tells which words only name the document."""
+    return check_claim(
+        claim,
+        passage.chunk.text,
+        context=context,
+        threshold=threshold,
+        given=given,
+        topic=topic,
+        source=passage.chunk.source,
+    )
+
+
 def _contradiction(
     claim: str, context: str, cited: list[int], passages: Sequence[Passage], given: Sequence[Fact], topic: str
 ) -> tuple[int, str] | None:
     """The first passage (those the claim cites first) that states the claim's opposite, with the sentence(s) that
     say so clipped for quoting; None when none does."""
     for passage in sorted(passages, key=lambda p: (p.n not in cited, p.n)):
-        check = check_claim(
-            claim, passage.chunk.text, context=context, given=given, topic=topic, source=passage.chunk.source
-        )
+        check = _check(claim, passage, context, given, topic)
         if check.contradicts:
             return passage.n, clip_quote_for(claim, check.evidence)
     return None

@@ -8,7 +8,8 @@ import pytest
 
 from rag.answers.context import build_context, has_basis
 from rag.answers.context_window import estimate_tokens
-from rag.answers.draft import AnswerDraft, answer_question, build_messages
+from rag.answers.draft import AnswerDraft, answer_question
+from rag.answers.prompts import answer_messages
 from rag.errors import LLMUnavailableError
 from rag.records import Chunk, Hit, StageScores
 from rag.settings import Settings
@@ -188,8 +189,8 @@ def test_followup_questions_written_without_the_marker_leave_the_answer_with_the
 def test_prompt_says_which_passage_numbers_exist() -> None:
     one = build_context("Who approves remote work?", HITS[:1], SETTINGS)
     three = build_context("Who approves remote work?", HITS, SETTINGS)
-    assert "Passages (only [1]):" in build_messages("Who approves remote work?", one)[1].content
-    assert "資料（[1]〜[3]）:" in build_messages("返品の期限は？", three)[1].content
+    assert "Passages (only [1]):" in answer_messages("Who approves remote work?", one)[1].content
+    assert "資料（[1]〜[3]）:" in answer_messages("返品の期限は？", three)[1].content
 
 
 def test_llm_down_gives_the_best_sentences_as_citations_and_says_how_to_fix() -> None:
@@ -292,10 +293,10 @@ def test_embedded_context_is_sized_to_reach_the_first_word_in_time(
 
 def test_prompt_is_in_the_question_language_and_numbers_passages() -> None:
     passages = build_context("返品の期限は？", HITS, SETTINGS)
-    system, user = build_messages("返品の期限は？", passages)
+    system, user = answer_messages("返品の期限は？", passages)
     assert "日本語" in system.content and "[1] のように" in system.content
     assert "[3] (返品.pdf, p. 1)" in user.content and user.content.endswith("質問: 返品の期限は？")
-    system_en, _ = build_messages("What is the deadline?", passages)
+    system_en, _ = answer_messages("What is the deadline?", passages)
     assert "Answer in English" in system_en.content
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from rag.answers.citations import Passage
 from rag.answers.claims import check_claim, premises
-from rag.answers.contrast import contrasted_terms
+from rag.answers.contrast import claimed_terms, contrasted_terms
 from rag.answers.facts import facts_of
 from rag.answers.faithfulness import is_yes_no_question
 from rag.answers.polarity import is_negated
@@ -86,15 +86,16 @@ def test_a_claim_about_one_side_of_a_pair_is_not_supported_by_the_item_about_the
 
 
 def test_contrasting_terms_are_named_only_when_the_evidence_lacks_the_claimed_side() -> None:
-    assert contrasted_terms("The maximum length is 64 characters.", "The minimum length is 64 characters.") == [
+    def contrast(claim: str, evidence: str) -> list[tuple[str, str]]:
+        return contrasted_terms(claimed_terms(claim), evidence)
+
+    assert contrast("The maximum length is 64 characters.", "The minimum length is 64 characters.") == [
         ("maximum", "minimum")
     ]
-    assert contrasted_terms("Encryption keys are rotated.", "Decrypted data is never stored.") == [
-        ("encrypt", "decrypt")
-    ]
-    assert contrasted_terms("The maximum is 64.", "The minimum is 8 and the maximum is 64.") == []
+    assert contrast("Encryption keys are rotated.", "Decrypted data is never stored.") == [("encrypt", "decrypt")]
+    assert contrast("The maximum is 64.", "The minimum is 8 and the maximum is 64.") == []
     line_start, line_end = "行頭に来た場合は全角アキを確保する。", "行末に配置される場合は全角アキを確保する。"
-    assert contrasted_terms(line_start, line_end) == [("行頭", "行末")]
+    assert contrast(line_start, line_end) == [("行頭", "行末")]
 
 
 @needs_realdocs
