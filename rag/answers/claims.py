@@ -43,6 +43,7 @@ from rag.answers.faithfulness import (
 from rag.answers.polarity import polarity_conflict
 from rag.answers.prompts import detect_language
 from rag.answers.scope import former_state
+from rag.retrieval.named_sources import name_pieces
 
 WINDOW_SENTENCES = 3
 """Consecutive evidence sentences one claim may draw its facts from (a claim often joins two or three)."""
@@ -57,6 +58,9 @@ more."""
 CONTRADICTION_MARGIN = 0.1
 """A window whose score is within this of the contradicting one's and that agrees with the claim makes the passage
 ambiguous about it: no "No." is drawn from it (a window's score: facts found + share of words - length penalty)."""
+BINDING_MARGIN = 2
+"""Words of the claim a sibling fact's clause must share beyond the claimed fact's for the fact to count as given
+for something else (``_bound_elsewhere``)."""
 TOPIC_MIN_TOKENS = 3
 """Below this many words taken from the question, a claim is too short to say what it is about."""
 
@@ -212,6 +216,8 @@ def check_claim(
     reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
     off_topic = _off_topic(claim, topic, best_reading, source) if topic and not across else ""
     reason = reason or off_topic or _contrast_reason(best_contrasted)
+    if not reason and (bound := _bound_elsewhere(facts, worded, best_reading)):
+        reason = f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
     if not reason and (past := former_state(claim, best.evidence)):
         reason = f"the cited text describes a former state ({past}); the claim states it as current"
     # the evidence states the opposite only when it is a statement, not a question, and no other statement restating
@@ -234,6 +240,7 @@ def check_claim(
 
 _LIST_ITEM = re.compile(r"\s*(?:[•・●○■□◆◇▪‣⁃*\-–]|\d{1,2}[.)．]|[(（]\d{1,2}[)）])\s*\S")
 """A sentence that opens a list item: a bullet, "1.", "(2)"."""
+_CLAUSE_END = re.compile(r"[、，；;]|,\s")
 _ONLY_ASKS = "the cited text only asks this as a question; it does not state it"
 
 
@@ -261,7 +268,7 @@ def _off_topic(claim: str, topic: str, reading: str, source: str = "") -> str:
     """Why the evidence is not about what the claim answers ("" when it is): fewer than ``TOPIC_SHARE`` of the
     words the claim takes from the question (``topic``; single CJK characters and the words of the ``source``
     file's name aside) are in it."""
-    named = content_tokens(" ".join(re.split(r"[_\-.\s/]+", source))) if source else set()
+    named = content_tokens(" ".join(name_pieces(source))) if source else set()
     asked = {token for token in content_tokens(claim) & content_tokens(topic) if len(token) > 1} - named
     if len(asked) < TOPIC_MIN_TOKENS:
         return ""
@@ -269,6 +276,41 @@ def _off_topic(claim: str, topic: str, reading: str, source: str = "") -> str:
     if len(asked) - len(absent) >= TOPIC_SHARE * len(asked) - 1e-9:
         return ""
     return "the cited text is not about " + ", ".join(sorted(absent)[:4])
+
+
+def _bound_elsewhere(facts: Sequence[Fact], worded: str, reading: str) -> tuple[Fact, Fact] | None:
+    """A claimed fact the evidence gives for something else, with the sibling it gives for what the claim says.
+
+    "1 と2 についてはそれぞれ\\kanjiskip, \\xkanjiskip というパラメータで指定される量のグルーが…" holds both
+    parameters; "和文文字と欧文文字の間…のグルーの量を指定するパラメータは\\kanjiskip" shares its words with the
+    clause of \\xkanjiskip, not with that of \\kanjiskip. "renewable periods not to exceed 180 days only if, not
+    later than 15 days after the date on which the waiver is to take effect" gives 180 days for a waiver, not for
+    pushing back the date something takes effect. A fact is bound to another clause when, in a sentence holding
+    it, a sibling of its kind (an identifier, date, time, or number with the same unit) in a clause without it
+    shares at least ``BINDING_MARGIN`` more of the claim's other words than the clauses holding it do. Clauses end
+    at 、，；; and at a comma before a space (not inside 1,200).
+    """
+    checked = [f for f in facts if f.kind in ("identifier", "date", "time") or (f.kind == "number" and f.unit)]
+    if not checked:
+        return None
+    words = content_tokens(worded) - content_tokens(" ".join(f.text for f in facts_of(worded)))
+    for start, end in sentence_spans(reading):
+        clauses = [
+            (facts_of(c), plain_text(c), len(words & content_tokens(c))) for c in _CLAUSE_END.split(reading[start:end])
+        ]
+        for fact in checked:
+            holding = [score for found, text, score in clauses if fact_found(fact, found, text)]
+            siblings = [
+                (score, other)
+                for found, text, score in clauses
+                if not fact_found(fact, found, text)
+                for other in found
+                if other.kind == fact.kind and other.unit == fact.unit and not any(same_fact(other, f) for f in facts)
+            ]
+            best = max(siblings, key=lambda item: item[0], default=None)
+            if holding and best is not None and best[0] >= max(holding) + BINDING_MARGIN:
+                return fact, best[1]
+    return None
 
 
 def _about_another(premise: Fact, window_facts: tuple[Fact, ...], reading: str) -> bool:

@@ -33,7 +33,8 @@ from rag.answers.prompts import (
     heading_followups,
     split_followups,
 )
-from rag.answers.verification import check_answer
+from rag.answers.replies import denies
+from rag.answers.verification import Contradiction, check_answer
 from rag.llm.base import LLMBackend
 from rag.records import Answer, Citation, ClaimVerdict, Evidence, Hit, LatencyStage
 from rag.settings import Settings
@@ -226,7 +227,7 @@ class AnswerDraft:
             note = _TEXT["replaced"][language].format(reasons=reasons)
             evidence, lead = None, ""
             if checked.contradiction is not None:
-                evidence, lead = self._contradicting(checked.contradiction, checked.claims, language)
+                evidence, lead = self._contradicting(checked.contradiction, language)
             return self._from_evidence(
                 " ".join([note, *notes]),
                 claims=checked.claims,
@@ -254,20 +255,17 @@ class AnswerDraft:
             claims=checked.claims,
         )
 
-    def _contradicting(
-        self, contradiction: tuple[int, str], claims: Sequence[ClaimVerdict], language: Language
-    ) -> tuple[tuple[Evidence, ...], str]:
+    def _contradicting(self, contradiction: Contradiction, language: Language) -> tuple[tuple[Evidence, ...], str]:
         """The evidence led by the sentence that states the opposite of the answer's main claim, and the line that
         says so: with "No."/"Yes." first when the question asks for a yes or a no and is itself affirmative (a "yes"
         to "問題ありませんか？" would be ambiguous)."""
-        n, quote = contradiction
-        claim = next(c.sentence for c in claims if c.status != "not_checked")
+        n, quote = contradiction.n, contradiction.quote
         leading = replace(next(e for e in self.evidence if e.n == n), sentence=quote)
         others = strongest([(score, e) for score, e in self._ranked if e.sentence != quote], FALLBACK_SENTENCES - 1)
         evidence = (leading, *others)
         verdict = ""
         if is_yes_no_question(self.query) and not is_negated(self.query):
-            verdict = _TEXT["yes" if is_negated(claim) else "no"][language]
+            verdict = _TEXT["yes" if denies(contradiction.claim) else "no"][language]
         return evidence, _TEXT["contradicted"][language].format(verdict=verdict)
 
     def _from_evidence(

@@ -18,6 +18,7 @@ from rag.answers.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote_for
 from rag.answers.claims import ClaimCheck, check_claim, premises
 from rag.answers.facts import Fact, facts_of
 from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, markers_of, says_unknown, strip_markers
+from rag.answers.replies import check_reply, stance
 from rag.records import Citation, ClaimVerdict
 
 SHORT_CLAIM_TOKENS = 3
@@ -25,6 +26,16 @@ SHORT_CLAIM_TOKENS = 3
 
 _MARKER = re.compile(r"\s*\[\d+\]")
 _CLOSING = "。．.！？!?"
+
+
+@dataclass(frozen=True, slots=True)
+class Contradiction:
+    """A passage that states the opposite of the answer's main claim: its number, the sentence(s) that say so
+    (clipped for quoting) and the claim they contradict."""
+
+    n: int
+    quote: str
+    claim: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +47,12 @@ class CheckedAnswer:
             unsupported sentences none.
         citations: one per passage still cited, quoting the sentence that supports the first claim citing it.
         claims: the verdict on every sentence.
-        main_claim_failed: the first claim, or more than half of the claims, are unsupported.
+        main_claim_failed: the main claim, or more than half of the claims, are unsupported. The main claim is the
+            first, unless that is a bare yes or no (``replies``) that no passage confirms or denies and more follow.
         attributed: sentences the model left uncited that now cite the passage supporting them.
         moved: sentences whose citation was moved from a passage that does not support them to one that does.
-        contradiction: when the first claim is unsupported because a passage states its opposite
-            (``ClaimCheck.contradicts``), that passage's number and the sentence(s) that say so, to quote.
+        contradiction: when the main claim is unsupported because a passage states its opposite
+            (``ClaimCheck.contradicts``), that passage and the sentence(s) that say so, to quote.
     """
 
     text: str
@@ -49,7 +61,7 @@ class CheckedAnswer:
     main_claim_failed: bool
     attributed: int = 0
     moved: int = 0
-    contradiction: tuple[int, str] | None = None
+    contradiction: Contradiction | None = None
 
     @property
     def unsupported(self) -> tuple[str, ...]:
@@ -73,22 +85,27 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
     verdicts: list[ClaimVerdict] = []
     quotes: dict[int, tuple[str, str]] = {}  # passage -> (first claim citing it, its evidence)
     attributed = moved = 0
-    contradiction: tuple[int, str] | None = None
+    contradiction: Contradiction | None = None
+    main: ClaimVerdict | None = None  # the first claim, unless it is a bare yes or no that no passage decides
     cursor = 0
     for start, end in closed_sentence_spans(answer):
         sentence = answer[start:end]
         pieces.append(answer[cursor:start])
         cursor = end
         plain = strip_markers(sentence)
-        if not _is_claim(plain):
+        if not _is_claim(plain, question):
             verdicts.append(ClaimVerdict(plain, "not_checked", tuple(n for n in markers_of(sentence) if n in by_n)))
             pieces.append(sentence)
             continue
         context = question if len(content_tokens(plain)) < SHORT_CLAIM_TOKENS else ""
         cited = [n for n in markers_of(sentence) if n in by_n]
         verdict, n, check = _judge(plain, context, cited, passages, given, question)
-        if verdict.status == "unsupported" and not any(v.status != "not_checked" for v in verdicts):
-            contradiction = _contradiction(plain, context, cited, passages, given, question)
+        if main is None:
+            if verdict.status == "unsupported":
+                contradiction = _contradiction(plain, context, cited, passages, given, question)
+            # "はい。" that no passage confirms or denies leaves the answer's point to the sentence after it
+            undecided = verdict.status == "unsupported" and contradiction is None and stance(plain, question)
+            main = None if undecided else verdict
         verdicts.append(verdict)
         if verdict.status == "reattributed":
             attributed, moved = (attributed, moved + 1) if cited else (attributed + 1, moved)
@@ -104,15 +121,17 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
     )
     judged = [v for v in verdicts if v.status != "not_checked"]
     failed = [v for v in judged if v.status == "unsupported"]
-    main_failed = bool(judged) and (judged[0].status == "unsupported" or 2 * len(failed) > len(judged))
+    main = main or (judged[0] if judged else None)
+    main_failed = main is not None and (main.status == "unsupported" or 2 * len(failed) > len(judged))
     return CheckedAnswer(text.strip(), citations, tuple(verdicts), main_failed, attributed, moved, contradiction)
 
 
-def _is_claim(sentence: str) -> bool:
-    """Whether a sentence states something checkable (not "I don't know", not a bare connective)."""
+def _is_claim(sentence: str, question: str) -> bool:
+    """Whether a sentence states something checkable (not "I don't know", not a bare connective; a bare "No." to a
+    yes/no question is)."""
     if not sentence or says_unknown(sentence):
         return False
-    return bool(content_tokens(sentence)) or bool(facts_of(sentence))
+    return bool(content_tokens(sentence)) or bool(facts_of(sentence)) or stance(sentence, question) is not None
 
 
 def _judge(
@@ -154,7 +173,12 @@ def _check(
     topic: str,
     threshold: float = SUPPORT_THRESHOLD,
 ) -> ClaimCheck:
-    """``check_claim`` against a passage's whole chunk, whose file name tells which words only name the document."""
+    """``check_claim`` against a passage's whole chunk, whose file name tells which words only name the document; a
+    bare reply to a yes/no question ("はい", "No, it cannot") is checked as the question's proposition instead."""
+    if topic and (stated := stance(claim, topic)) is not None:
+        return check_reply(
+            stated, topic, passage.chunk.text, threshold=threshold, given=given, source=passage.chunk.source
+        )
     return check_claim(
         claim,
         passage.chunk.text,
@@ -168,13 +192,13 @@ def _check(
 
 def _contradiction(
     claim: str, context: str, cited: list[int], passages: Sequence[Passage], given: Sequence[Fact], topic: str
-) -> tuple[int, str] | None:
+) -> Contradiction | None:
     """The first passage (those the claim cites first) that states the claim's opposite, with the sentence(s) that
     say so clipped for quoting; None when none does."""
     for passage in sorted(passages, key=lambda p: (p.n not in cited, p.n)):
         check = _check(claim, passage, context, given, topic)
         if check.contradicts:
-            return passage.n, clip_quote_for(claim, check.evidence)
+            return Contradiction(passage.n, clip_quote_for(claim, check.evidence), claim)
     return None
 
 

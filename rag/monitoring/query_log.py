@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 FILE_NAME = "monitoring.sqlite3"
 BUSY_TIMEOUT_MS = 2000
 PRUNE_EVERY = 500
+_SETUP_LOCK = threading.Lock()
 _PAUSED = threading.local()  # per thread, for every log: an evaluation's own services record nothing either
 
 _SCHEMA = """
@@ -52,11 +53,14 @@ class QueryLog:
     def _db(self) -> sqlite3.Connection:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.executescript(_SCHEMA)
+            # one thread at a time: switching a new file to WAL takes an exclusive lock that SQLite does not wait for,
+            # so two threads' first records could lose one row to "database is locked"
+            with _SETUP_LOCK:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
+                db.executescript(_SCHEMA)
             self._local.db = db
         return db
 

@@ -79,9 +79,15 @@ class SourceNames:
         }
 
     def _name_words(self, source: str) -> list[str]:
-        stem = PurePosixPath(source).stem
-        pieces = [p for p in _CUT.split(stem) if p and not _TOO_SHORT.fullmatch(p)]
+        pieces = name_pieces(source)
         return self._tokenize(" ".join(pieces)) if pieces else []
+
+
+def name_pieces(source: str) -> list[str]:
+    """The words a file's name is made of: its stem cut at ``_``, ``-``, ``.``, spaces and camelCase, without pieces
+    of one or two letters or digits ("en", "v2"), which a question uses for other reasons."""
+    stem = PurePosixPath(source).stem
+    return [p for p in _CUT.split(stem) if p and not _TOO_SHORT.fullmatch(p)]
 
 
 def designations(query: str) -> list[str]:

@@ -309,6 +309,50 @@ def test_an_answer_whose_main_claim_flips_the_documents_polarity_is_replaced_by_
 
 
 @needs_realdocs
+@pytest.mark.parametrize(
+    ("reply", "verified"),
+    [
+        ("はい[1]。", False),
+        ("いいえ[1]。", True),
+        ("はい、提供しなければなりません[1]。", False),
+        ("いいえ、必要ありません[1]。", True),
+    ],
+)
+def test_a_bare_yes_or_no_is_checked_as_the_question_it_answers(reply: str, verified: bool) -> None:
+    """The FAQ says giving modified source back to the community is optional, not a duty (任意であり、義務とはされて
+    いません). A bare "はい" shares no word with any passage; read with the question it shared them all, and both
+    "はい" and "いいえ" were shown as verified. Now a reply stands for the question's proposition, with its stance."""
+    from rag.answers.draft import answer_question
+    from rag.records import Hit
+    from tests.scripted_llm import ScriptedLLM
+
+    chunk = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "コミュニティへの提供は任意であり")
+    question = "OSSを改変したら、改変したソースコードを開発コミュニティに提供しなければなりませんか？"
+    answer = answer_question(ScriptedLLM([reply]), question, [Hit(chunk, 1.0)], Settings())
+    assert [c.status for c in answer.claims] == (["verified"] if verified else ["unsupported"])
+    if not verified:  # replaced by the passage that says the opposite, with the right reply first
+        assert answer.answer.startswith("いいえ。") and "義務とはされていません" in answer.answer
+        assert answer.citations[0].quote in chunk.text
+
+
+@needs_realdocs
+def test_a_bare_yes_no_passage_decides_is_not_the_point_of_the_answer_after_it() -> None:
+    """A "No." that no passage confirms or denies (the question's words are not in the cited row) is marked
+    unsupported ("Internal Core" is in no row); the sentence after it, which the row supports, is the answer's
+    point. A "Yes." the row denies is the point, and replaces the answer with that row."""
+    row = "| TEE_GenerateRandom | No |"
+    chunk = chunk_with("en_mtower_functionality_description.md", row)
+    passages = [Passage(1, chunk, chunk.text)]
+    question = "Is random number generation available in mTower through the Internal Core API?"
+    checked = check_answer("No. The mTower does not implement TEE_GenerateRandom [1].", question, passages)
+    assert [c.status for c in checked.claims] == ["unsupported", "verified"] and not checked.main_claim_failed
+    asked = "Does mTower implement TEE_GenerateRandom?"
+    denied = check_answer("Yes [1]. The mTower does not implement TEE_GenerateRandom [1].", asked, passages)
+    assert denied.main_claim_failed and denied.contradiction is not None and denied.contradiction.quote.startswith(row)
+    assert [c.status for c in check_answer("No [1].", asked, passages).claims] == ["verified"]
+
+
+@needs_realdocs
 def test_an_answer_replaced_by_evidence_shows_the_answering_sentence_even_when_not_its_passages_best() -> None:
     """The FAQ's answer ("…社内で利用することはできません") follows the asker's situation in the same passage. The
     evidence showed each of the first three passages' single best sentence: the situation, not the answer."""
@@ -368,6 +412,24 @@ def test_a_yes_no_answer_its_passage_contradicts_is_answered_the_other_way_with_
     assert first_line.startswith(verdict)
     assert quoted.startswith(row) and answer.citations[0].quote.startswith(row)
     assert answer.citations[0].quote in chunk.text
+
+
+@needs_realdocs
+def test_a_number_the_sentence_gives_for_another_clause_does_not_verify_the_claim() -> None:
+    """The bill's sanctions waiver runs "for renewable periods not to exceed 180 days only if, not later than 15 days
+    after the date on which the waiver is to take effect, …". Asked by how long the President can push back the date
+    the app ban takes effect, the model answered 180 days citing it, and was shown as verified: 180 days is in the
+    sentence, but the words about a date taking effect are in the clause of 15 days."""
+    chunk = chunk_with(
+        "en_us_bill_hr815_2024.pdf", "renewable periods not to exceed 180 days only if, not later than 15"
+    )
+    question = "Can the President push back the date the app ban takes effect, and if so by how long at most?"
+    pushed = check_claim(
+        "The President can push back the date the app ban takes effect by up to 180 days.", chunk.text, topic=question
+    )
+    assert not pushed.supported and "180 days for something else" in pushed.reason and "15 days" in pushed.reason
+    waived = check_claim("The President may waive the sanctions for renewable periods of up to 180 days.", chunk.text)
+    assert waived.supported, waived.reason
 
 
 @needs_realdocs

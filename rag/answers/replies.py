@@ -1,0 +1,116 @@
+"""Replies to a yes/no question: "はい", "No.", "Yes, it can", "必要ありません" say nothing of their own.
+
+Such a reply borrows every word from the question, so counting the words it shares with a passage measures the
+question, not the answer: "はい" to "改変したソースコードをコミュニティに提供しなければなりませんか？" was shown as
+verified beside "…提供は任意であり、義務とはされていません", and so was "いいえ". A reply is therefore checked as what
+it asserts: the question's proposition, affirmed or denied (``stance``). "Yes" holds where a passage states the
+proposition; "no" holds where a passage states its opposite (``ClaimCheck.contradicts``).
+
+A bare yes or no to a question asked in the negative ("実装していないのですか？") is ambiguous: Japanese "はい" agrees
+with the negation, English "yes" denies it. Such a reply is never verified.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from enum import Enum
+
+from rag.answers.claims import ClaimCheck, check_claim
+from rag.answers.facts import Fact, facts_of
+from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, is_yes_no_question, strip_markers
+from rag.answers.polarity import is_negated
+
+_PARTICLE = re.compile(r"^\s*(はい|ええ|いいえ|いえ|yes|no)\b\s*[、,.。!！]?\s*", re.IGNORECASE)
+_DENYING_PARTICLES = frozenset({"いいえ", "いえ", "no"})
+_GENERIC_PREDICATES = content_tokens(
+    "できます できません です ます ません でした そうです あります ありません なります なりません います いません"
+    " 必要 不要 可能 不可能 構いません かまいません 問題 大丈夫 よい いい 正しい"
+    " it is are was were can could does do did will would must may should has have they you we he she"
+    " not cannot true correct right so"
+)
+"""Words a reply may add without saying anything the question did not: its predicate and politeness."""
+_QUESTION_ENDING = re.compile(r"(?:のでしょうか|でしょうか|のですか|んですか|ですか|か)?\s*[?？。.]?\s*$")
+
+
+class Stance(Enum):
+    """What a reply to a yes/no question says of the question's proposition."""
+
+    AFFIRMS = "affirms"
+    DENIES = "denies"
+    AMBIGUOUS = "ambiguous"
+
+
+def stance(reply: str, question: str) -> Stance | None:
+    """What ``reply`` says of ``question``'s proposition, when it is a bare reply to a yes/no question: a yes or a
+    no, perhaps with a predicate that names nothing ("はい、必要です", "No, it cannot", "できません"). None for any
+    other sentence: one that restates the question's subject is checked as a claim of its own.
+
+    The reply's predicate decides when it has one ("必要ありません" denies); otherwise its particle does.
+    """
+    if not is_yes_no_question(question):
+        return None
+    plain = strip_markers(reply).strip()
+    match = _PARTICLE.match(plain)
+    particle = match.group(1).casefold() if match else ""
+    rest = plain[match.end() :] if match else plain
+    if facts_of(rest) or content_tokens(rest) - _GENERIC_PREDICATES:
+        return None  # it says something of its own ("はい、mTowerはTEE_GenerateRandomを実装しています"): a claim
+    asked_negated = is_negated(proposition(question))
+    if content_tokens(rest):
+        return Stance.AFFIRMS if is_negated(rest) == asked_negated else Stance.DENIES
+    if not particle:
+        return None
+    if asked_negated:
+        return Stance.AMBIGUOUS
+    return Stance.DENIES if particle in _DENYING_PARTICLES else Stance.AFFIRMS
+
+
+def proposition(question: str) -> str:
+    """The statement a yes/no question asks about: the question without its question mark and ending ("…提供しなけれ
+    ばなりませんか？" -> "…提供しなければなりません")."""
+    return _QUESTION_ENDING.sub("", question.strip()) or question
+
+
+def denies(claim: str) -> bool:
+    """Whether a claim answers "no": it opens with a denying particle ("いいえ", "No,") or denies what it states."""
+    match = _PARTICLE.match(strip_markers(claim))
+    if match and match.group(1).casefold() in _DENYING_PARTICLES:
+        return True
+    return is_negated(claim)
+
+
+def check_reply(
+    stated: Stance,
+    question: str,
+    evidence: str,
+    *,
+    threshold: float = SUPPORT_THRESHOLD,
+    given: Sequence[Fact] = (),
+    source: str = "",
+) -> ClaimCheck:
+    """Check a bare reply (its ``stated`` stance) against the text it cites, as the question's proposition.
+
+    "Yes" is supported where the evidence states the proposition, "no" where it states the opposite; a "yes" the
+    evidence denies ``contradicts`` it. An ambiguous reply is never supported.
+    """
+    check = check_claim(
+        proposition(question), evidence, threshold=threshold, given=given, topic=question, source=source
+    )
+    if stated is Stance.AMBIGUOUS:
+        return replace(check, supported=False, contradicts=False, reason=_AMBIGUOUS)
+    if stated is Stance.AFFIRMS:
+        return check
+    if check.contradicts:
+        return replace(check, supported=True, polarity_conflict=False, reason="", contradicts=False)
+    if check.supported:
+        # no negation where the proposition's words are is weaker evidence than a negation: a section heading
+        # "Random Data Generation Function" holds the words of "Can I get random numbers from mTower?" and states
+        # nothing, so the "no" is left unsupported without calling it contradicted
+        return replace(check, supported=False, reason=_OPPOSITE)
+    return check
+
+
+_AMBIGUOUS = "a bare yes or no to a question asked in the negative is ambiguous"
+_OPPOSITE = "the cited text seems to state what the reply denies"
