@@ -96,7 +96,8 @@ class _Window:
 
     ``holds``: every fact found, no contrasting term, enough words; ``score``: facts found + share - length penalty;
     ``needed``: the share of words it had to reach; ``reading``: its statements (questions left out), table rows with
-    their header; ``contrasted``: (claimed, stated) pairs of contrasting terms."""
+    their header, list items with the sentence introducing the list (``lead_in``); ``contrasted``: (claimed, stated)
+    pairs of contrasting terms."""
 
     holds: bool
     score: float
@@ -104,6 +105,12 @@ class _Window:
     check: ClaimCheck
     reading: str
     contrasted: list[tuple[str, str]]
+    lead_in: str = ""
+
+    @property
+    def said(self) -> str:
+        """What the window asserts, for its polarity: a list item with the sentence that introduces its list."""
+        return f"{self.lead_in}\n{self.check.evidence}" if self.lead_in else self.check.evidence
 
 
 # ---- the check ---------------------------------------------------------------------------------------------
@@ -189,7 +196,7 @@ def check_claim(
     language = detect_language(claim)
     claimed = claimed_terms(claim)
     ranked: list[_Window] = []
-    for window, full_reading, size in _windows(evidence, WINDOW_SENTENCES):
+    for window, full_reading, size, lead_in in _windows(evidence, WINDOW_SENTENCES):
         # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
         reading = _statements(full_reading)
         window_facts = facts_of(reading)
@@ -205,14 +212,14 @@ def check_claim(
         score = (1 - len(missing) / len(facts) if facts else 1.0) + share - WINDOW_PENALTY * (size - 1)
         holds = bool(reading) and not missing and not contrasted and share >= needed
         check = ClaimCheck(False, window, missing, False, share)
-        ranked.append(_Window(holds, score, needed, check, reading, contrasted))
+        ranked.append(_Window(holds, score, needed, check, reading, contrasted, lead_in))
     if not ranked:
         return ClaimCheck(False, "", facts, False, 0.0, "the cited text is empty")
     ranked.sort(key=lambda w: (w.holds, w.score), reverse=True)
     top = ranked[0]
     best, best_needed, best_reading, best_contrasted = top.check, top.needed, top.reading, top.contrasted
     across = detect_language(best.evidence) != language
-    conflict = polarity_conflict(claim, best.evidence, across=across)
+    conflict = polarity_conflict(claim, top.said, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
     off_topic = _off_topic(claim, topic, best_reading, source) if topic and not across else ""
     reason = reason or off_topic or _contrast_reason(best_contrasted)
@@ -230,7 +237,7 @@ def check_claim(
         and not best_contrasted
         and not _asks(best.evidence)
         and all(
-            polarity_conflict(claim, w.check.evidence, across=detect_language(w.check.evidence) != language)
+            polarity_conflict(claim, w.said, across=detect_language(w.check.evidence) != language)
             for w in ranked[1:]
             if w.holds and w.score >= top.score - CONTRADICTION_MARGIN and not _asks(w.check.evidence)
         )
@@ -241,6 +248,8 @@ def check_claim(
 _LIST_ITEM = re.compile(r"\s*(?:[•・●○■□◆◇▪‣⁃*\-–]|\d{1,2}[.)．]|[(（]\d{1,2}[)）])\s*\S")
 """A sentence that opens a list item: a bullet, "1.", "(2)"."""
 _CLAUSE_END = re.compile(r"[、，；;]|,\s")
+_OPENS_LIST = re.compile(r"[—–:：]\s*$")
+"""The end of a sentence that introduces a list: "Nothing in this division may be construed—", "In this section:"."""
 _ONLY_ASKS = "the cited text only asks this as a question; it does not state it"
 
 
@@ -335,36 +344,42 @@ def sentence_units(evidence: str) -> list[tuple[str, str]]:
 
     A table row is read with its table's header row; header and separator rows are not units of their own.
     """
-    return [(window, reading) for window, reading, _size in _windows(evidence, 1)]
+    return [(window, reading) for window, reading, _size, _lead_in in _windows(evidence, 1)]
 
 
-def _windows(evidence: str, max_size: int) -> list[tuple[str, str, int]]:
-    """``(verbatim window, text to read it with, sentences)`` for every run of 1..``max_size`` sentences.
+def _windows(evidence: str, max_size: int) -> list[tuple[str, str, int, str]]:
+    """``(verbatim window, text to read it with, sentences, lead-in)`` for every run of 1..``max_size`` sentences.
 
     A table row is read together with the table's header row, so "240" in a row is checked with its column names;
-    the quote stays the row itself. Header and separator rows are never windows of their own.
+    the quote stays the row itself. Header and separator rows are never windows of their own. A list item is read
+    with the sentence that introduces its list ("Nothing in this division may be construed—", "次のとおり:"), which
+    may deny every item: "(3) … to alter or affect any other authority" says the opposite of what it reads alone.
     """
     spans = [(s, e) for s, e in _unit_spans(evidence) if not _is_separator_row(evidence[s:e])]
-    header = ""
-    windows: list[tuple[str, str, int]] = []
+    header = lead_in = ""
+    windows: list[tuple[str, str, int, str]] = []
     for i, (start, end) in enumerate(spans):
         line = evidence[start:end]
         if is_table_row(line):
             if not header or _follows_separator(evidence, end):
                 header = line
                 continue
-            windows.append((line, f"{header}\n{line}", 1))
+            windows.append((line, f"{header}\n{line}", 1, ""))
             continue
         header = ""
+        item = bool(_LIST_ITEM.match(line))
         for size in range(1, max_size + 1):
             if i + size > len(spans) or any(is_table_row(evidence[s:e]) for s, e in spans[i : i + size]):
                 break
             if sum(bool(_LIST_ITEM.match(evidence[s:e])) for s, e in spans[i : i + size]) > 1:
                 break  # list items are parallel statements: a claim joins its lead-in and one item, not two items
             text = evidence[start : spans[i + size - 1][1]]
-            windows.append((text, text, size))
+            lead = lead_in if item else ""
+            windows.append((text, f"{lead}\n{text}" if lead else text, size, lead))
+        if not item:  # a paragraph ends the list; a sentence ending in a dash or a colon opens one
+            lead_in = line.strip() if _OPENS_LIST.search(line) else ""
     whole = evidence.strip()
-    return windows or ([(whole, whole, 1)] if whole else [])
+    return windows or ([(whole, whole, 1, "")] if whole else [])
 
 
 def _unit_spans(evidence: str) -> list[tuple[int, int]]:

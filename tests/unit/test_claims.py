@@ -433,6 +433,21 @@ def test_a_number_the_sentence_gives_for_another_clause_does_not_verify_the_clai
 
 
 @needs_realdocs
+def test_a_list_item_is_read_with_the_sentence_that_introduces_its_list() -> None:
+    """The bill's rule of construction reads "Nothing in this division may be construed— (1) to authorize the Attorney
+    General to pursue enforcement, under this section, other than enforcement of subsection (a) or (b);". The item
+    alone, quoted verbatim, verified the claim that the division authorizes exactly that."""
+    chunk = chunk_with("en_us_bill_hr815_2024.pdf", "Nothing in this division may be construed—")
+    enforcement = "to pursue enforcement under this section other than enforcement of subsection (a) or (b)."
+    wrong = check_claim(f"The division authorizes the Attorney General {enforcement}", chunk.text)
+    assert not wrong.supported and wrong.polarity_conflict
+    right = check_claim(
+        f"The division may not be construed to authorize the Attorney General {enforcement}", chunk.text
+    )
+    assert right.supported, right.reason
+
+
+@needs_realdocs
 def test_a_fact_the_question_states_and_the_passages_hold_is_a_premise_not_an_invention() -> None:
     """Asked about "仕様2.0", the model restates 2.0; the duration passage never repeats it, another passage does."""
     duration = chunk_with("ja_openchain_spec_kaisetsu.pdf", "有効期間は認証取得時から18 か月").text
