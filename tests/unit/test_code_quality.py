@@ -70,7 +70,8 @@ def test_pages_and_ui_import_only_the_facade_its_records_errors_and_settings() -
 def _public_methods() -> set[str]:
     return {
         name
-        for name, member in vars(RagService).items()
+        for facade in RagService.__mro__[:-1]  # the facade and the classes it is split into, not ``object``
+        for name, member in vars(facade).items()
         if not name.startswith("_") and inspect.isfunction(getattr(member, "__func__", member))
     }
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import cached_property, partial
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from rag.errors import ModelMismatchError, SourceNotFoundError
 from rag.records import (
@@ -21,7 +21,6 @@ from rag.records import (
     Answer,
     AnswerEvaluation,
     BackendReport,
-    BackupReport,
     Chunk,
     ChunkLengthStats,
     ConsistencyReport,
@@ -30,12 +29,8 @@ from rag.records import (
     IndexProgress,
     IndexReport,
     IndexStats,
-    Judgement,
-    KnowledgeBase,
     MonitoringSummary,
     QueryKind,
-    QuizLevel,
-    QuizSummary,
     RetrievalEvaluation,
     SearchFilters,
     SearchMode,
@@ -43,6 +38,8 @@ from rag.records import (
     SyncReport,
     VersionEntry,
 )
+from rag.service.bases import BasesFacade
+from rag.service.quizzes import QuizFacade
 from rag.settings import Settings
 
 if TYPE_CHECKING:
@@ -53,15 +50,12 @@ if TYPE_CHECKING:
     from rag.models.embedding import Embedder
     from rag.monitoring.query_log import QueryLog
     from rag.monitoring.recording import StageTimings
-    from rag.quiz.models import Quiz, ScoreRecord
-    from rag.quiz.pool import ChunkPool
-    from rag.quiz.store import QuizStore
     from rag.retrieval.hybrid import HybridRetriever
 
 ProgressCallback = Callable[[IndexProgress], None]
 
 
-class RagService:
+class RagService(QuizFacade, BasesFacade):
     """Everything the product does, behind one object.
 
     Args:
@@ -82,7 +76,7 @@ class RagService:
         self._llm = llm
         self._lock = threading.RLock()
         self.base_name = DEFAULT_BASE  # the knowledge base this engine serves (see ``base``)
-        self._root = self  # the storage's service, which owns the bases' engines and the LLM backend
+        self._root = cast(Self, self)  # the storage's service, which owns the bases' engines and the LLM backend
         self._base_engines: BaseEngines[RagService] | None = None  # the root's, see ``_bases``
         self._bases_lock = threading.Lock()
 
@@ -422,74 +416,6 @@ class RagService:
         """Search, then answer from the hits with every claim checked (no LLM call when nothing is relevant)."""
         return self.prepare_answer(question, filters=filters, history=history, bases=bases).finish()
 
-    # ---- quizzes -----------------------------------------------------------------------------------------
-
-    @cached_property
-    def quizzes(self) -> QuizStore:
-        """The quiz-set store under ``<storage>/quizzes`` (pages use the quiz methods below)."""
-        from rag.quiz.store import QuizStore
-
-        return QuizStore(self.settings.storage / "quizzes")
-
-    @cached_property
-    def quiz_pool(self) -> ChunkPool:
-        """Per-source chunk pools for quiz sampling, kept between quizzes and dropped when the index changes."""
-        from rag.quiz.pool import ChunkPool
-
-        return ChunkPool(self.index.catalog)
-
-    def quiz_sets(self) -> list[QuizSummary]:
-        """Every saved quiz set, newest first."""
-        return self.quizzes.list()
-
-    def quiz(self, quiz_id: str) -> Quiz:
-        """A saved quiz set. Raises ``QuizNotFoundError`` (a ``QuizError``) when there is none by that id."""
-        return self.quizzes.get(quiz_id)
-
-    def judge_answer(self, quiz_id: str, item_id: str, answer: bool) -> Judgement:
-        """Whether ``answer`` (True: the statement is true) is right for one item, with why and the citations."""
-        judgement = self.quizzes.judge(quiz_id, item_id, answer)
-        cited = tuple(replace(c, base=self.base_name) for c in judgement.citations)  # the quiz's base is this one
-        return replace(judgement, citations=cited)
-
-    def record_quiz_score(self, quiz_id: str, correct: int, total: int) -> ScoreRecord:
-        """Add a finished attempt's score to the quiz set's history."""
-        return self.quizzes.record_score(quiz_id, correct, total)
-
-    def quiz_scores(self, quiz_id: str) -> list[ScoreRecord]:
-        """The quiz set's scores, oldest first."""
-        return self.quizzes.scores(quiz_id)
-
-    def export_quiz(self, quiz_id: str) -> str:
-        """The quiz set as JSON text, for download."""
-        return self.quizzes.export(quiz_id)
-
-    def delete_quiz(self, quiz_id: str) -> None:
-        """Delete a saved quiz set."""
-        self.quizzes.delete(quiz_id)
-
-    def generate_quiz(
-        self,
-        source: str,
-        *,
-        count: int = 5,
-        level: QuizLevel = "beginner",
-        progress: Callable[[str], None] | None = None,
-    ) -> Quiz:
-        """Generate a true/false quiz from one source and save it; returns the saved quiz.
-
-        Raises:
-            SourceNotFoundError: the source is not indexed.
-            QuizError: the count could not be met (the message lists the shortfall and why items were rejected).
-        """
-        from rag.quiz.generation import generate_quiz
-
-        self.chunks_of(source)  # raises SourceNotFoundError early with a clear message
-        quiz = generate_quiz(
-            self.llm, self.quiz_pool, source, count=count, level=level, settings=self.settings, progress=progress
-        )
-        return self.quizzes.save(quiz)
-
     # ---- pages -------------------------------------------------------------------------------------------
 
     def render_page(
@@ -537,104 +463,3 @@ class RagService:
         from rag.monitoring.recording import record_query
 
         record_query(self.query_log, self.settings, kind, hits, stages, started, answer)
-
-    def export_base(self, path: str | Path) -> BackupReport:
-        """Write the index (manifest rows, vectors, BM25 tokens, the settings that shaped it) and the quiz sets to one
-        archive file, for ``import_base`` on another machine. Indexing waits meanwhile; searches do not.
-
-        Raises:
-            BackupError: Chroma lacks vectors the manifest lists (run ``check --repair``), or the file cannot be
-                written.
-        """
-        from rag.index.backup import export_base
-
-        return export_base(self.index, self.quizzes.directory, Path(path))
-
-    def import_base(self, path: str | Path) -> BackupReport:
-        """Restore an archive made by ``export_base`` into this (empty) storage without embedding anything again.
-
-        Returns:
-            What was restored, with warnings where this machine's settings differ from the exporting one's.
-
-        Raises:
-            BackupError: corrupt, truncated or foreign file; vectors of another embedding model; storage not empty.
-        """
-        from rag.index.backup import import_base
-
-        return import_base(self.index, self.quizzes.directory, Path(path), self._model_fingerprint)
-
-    def _model_fingerprint(self) -> str:
-        """The embedding model's fingerprint, from its weights file when it is not loaded yet (no minute of torch)."""
-        from rag.models.embedding import configured_fingerprint
-
-        with self._lock:
-            loaded = self._embedder
-        if loaded is not None:  # loaded, or handed in (tests, benchmarks): the settings may not name it
-            return loaded.fingerprint
-        return configured_fingerprint(self.settings) or self.embedder.fingerprint
-
-    # ---- knowledge bases ---------------------------------------------------------------------------------
-
-    @property
-    def _bases(self) -> BaseEngines[RagService]:
-        """The storage's knowledge bases and their engines (held by the storage's own service, ``_root``), made
-        once (two engines of one base would open its stores twice) under a lock of their own (``_lock`` may be
-        held for a minute while a model loads; listing the bases must not wait for it)."""
-        with self._bases_lock:
-            if self._base_engines is None:
-                from rag.index.base_engines import BaseEngines
-
-                self._base_engines = BaseEngines(self.settings, self._lock, self._build_base_engine)
-            return self._base_engines
-
-    def _build_base_engine(self, name: str, settings: Settings) -> RagService:
-        """A base's engine: its own index, sharing this service's LLM backend and, for the same model, its embedder."""
-        shared = self._embedder if settings.embedding_model == self.settings.embedding_model else None
-        engine = RagService(settings, embedder=shared)
-        engine.base_name, engine._root = name, self
-        return engine
-
-    def base(self, name: str = DEFAULT_BASE) -> RagService:
-        """The service of one knowledge base (built once, on first use): everything above, on that base.
-
-        Raises:
-            BaseNotFoundError: no base by that name (the message lists them).
-        """
-        return self._root if name == DEFAULT_BASE else self._root._bases.engine(name)
-
-    def base_names(self) -> list[str]:
-        """The knowledge bases' names, ``default`` first (cheap: no manifest is opened)."""
-        return self._root._bases.registry.names()
-
-    def knowledge_bases(self) -> list[KnowledgeBase]:
-        """Every knowledge base of the storage, ``default`` first, with what each holds and how it differs."""
-        return self._root._bases.describe_all()
-
-    def create_base(self, name: str, overrides: Mapping[str, Any] | None = None) -> KnowledgeBase:
-        """Create an empty knowledge base; ``overrides`` sets its own settings (``rag.index.bases.PER_BASE_SETTINGS``:
-        chunk_size, chunk_overlap, ocr_language, embedding_model as ``offline`` or ``ollama:<model>`` ...).
-
-        Raises:
-            BaseNameError: a name a base cannot have; KnowledgeBaseError: it exists, or a setting is not allowed.
-        """
-        return self._root._bases.registry.create(name, overrides)
-
-    def rename_base(self, old: str, new: str) -> KnowledgeBase:
-        """Rename a knowledge base (not ``default``); its content stays as it is."""
-        return self._root._bases.rename(old, new)
-
-    def delete_base(self, name: str, *, confirmed_by: str = "") -> None:
-        """Delete a knowledge base (not ``default``) and everything in it, with a line in the version history.
-
-        Args:
-            confirmed_by: how the person confirmed it (``"with --yes"``, ``"by typing its name"``).
-        """
-        self._root._bases.delete(name, confirmed_by=confirmed_by)
-
-    def _search_bases(self, query: str, bases: list[str], options: dict[str, Any]) -> list[Hit]:
-        from rag.retrieval.across_bases import search_bases
-
-        engines = [self.base(name) for name in bases]
-        searches = {e.base_name: partial(e._search, query, (), options) for e in engines}
-        same_model = len({e.settings.embedding_model for e in engines}) == 1
-        return search_bases(searches, options.get("top_k") or self.settings.top_k, same_embedding=same_model)
