@@ -124,3 +124,21 @@ def test_scanned_pdf_is_searchable_in_both_languages(
         assert (hit.chunk.source, hit.chunk.page, hit.chunk.extra.get("ocr")) == ("docs/scan.pdf", page, True)
     per_source = {s.source: s.ocr_pages for s in service.stats().per_source}
     assert per_source == {"docs/scan.pdf": (1, 2), "docs/other.md": ()}
+
+
+def test_a_label_on_a_coloured_chart_area_is_read(tmp_path: Path, ocr_settings: Settings) -> None:
+    """A survey exported as slide images writes each chart's figures on the chart itself: "37 (100.0%)" in dark grey
+    on a yellow pie. One threshold for the whole page takes the yellow area and its label together as ink, and the
+    figure was lost; only the title and legend were read."""
+    source = pymupdf.open()
+    page = source.new_page(width=720, height=405)
+    page.insert_text((40, 50), "Where do you live?", fontname="helv", fontsize=18)
+    page.draw_circle((360, 230), 140, color=None, fill=(0.98, 0.74, 0.02))
+    page.insert_text((300, 236), "37 (100.0%)", fontname="helv", fontsize=14, color=(0.2, 0.2, 0.2))
+    page.insert_text((560, 380), "Japan 100.0%", fontname="helv", fontsize=10, color=(0.4, 0.4, 0.4))
+    slides = pymupdf.open()
+    slides.new_page(width=720, height=405).insert_image(pymupdf.Rect(0, 0, 720, 405), pixmap=page.get_pixmap(dpi=150))
+    slides.save(str(tmp_path / "survey.pdf"))
+    text = _text(parse_file(tmp_path / "survey.pdf", ocr_settings))
+    assert "Where do you live?" in text
+    assert "37 (100.0%)" in text
