@@ -43,6 +43,7 @@ from rag.answers.faithfulness import (
 from rag.answers.polarity import polarity_conflict
 from rag.answers.prompts import detect_language
 from rag.answers.scope import former_state
+from rag.ingest.lists import is_list_item, next_lead_in
 from rag.retrieval.named_sources import name_pieces
 
 WINDOW_SENTENCES = 3
@@ -165,6 +166,7 @@ def check_claim(
     given: Sequence[Fact] = (),
     topic: str = "",
     source: str = "",
+    lead_in: str = "",
 ) -> ClaimCheck:
     """Check one claim (an answer sentence, a quiz statement) against the text it cites.
 
@@ -184,6 +186,8 @@ def check_claim(
             at least ``TOPIC_SHARE`` of them must be in the evidence (same language only).
         source: the cited text's file: the words of its name say which document the question is about, not what
             about, so they do not count as the claim's topic ("the LaTeX guide" of ``en_latex_usrguide.pdf``).
+        lead_in: the sentence introducing a list the evidence starts in, when it stands before the evidence (a chunk
+            that begins at item (2) of "Nothing in this division may be construed—").
 
     Returns:
         The verdict, with the verbatim evidence sentence(s) to quote.
@@ -196,7 +200,7 @@ def check_claim(
     language = detect_language(claim)
     claimed = claimed_terms(claim)
     ranked: list[_Window] = []
-    for window, full_reading, size, lead_in in _windows(evidence, WINDOW_SENTENCES):
+    for window, full_reading, size, window_lead_in in _windows(evidence, WINDOW_SENTENCES, lead_in):
         # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
         reading = _statements(full_reading)
         window_facts = facts_of(reading)
@@ -212,7 +216,7 @@ def check_claim(
         score = (1 - len(missing) / len(facts) if facts else 1.0) + share - WINDOW_PENALTY * (size - 1)
         holds = bool(reading) and not missing and not contrasted and share >= needed
         check = ClaimCheck(False, window, missing, False, share)
-        ranked.append(_Window(holds, score, needed, check, reading, contrasted, lead_in))
+        ranked.append(_Window(holds, score, needed, check, reading, contrasted, window_lead_in))
     if not ranked:
         return ClaimCheck(False, "", facts, False, 0.0, "the cited text is empty")
     ranked.sort(key=lambda w: (w.holds, w.score), reverse=True)
@@ -245,11 +249,7 @@ def check_claim(
     return ClaimCheck(not reason, best.evidence, best.missing, conflict, best.support, reason, contradicts)
 
 
-_LIST_ITEM = re.compile(r"\s*(?:[•・●○■□◆◇▪‣⁃*\-–]|\d{1,2}[.)．]|[(（]\d{1,2}[)）])\s*\S")
-"""A sentence that opens a list item: a bullet, "1.", "(2)"."""
 _CLAUSE_END = re.compile(r"[、，；;]|,\s")
-_OPENS_LIST = re.compile(r"[—–:：]\s*$")
-"""The end of a sentence that introduces a list: "Nothing in this division may be construed—", "In this section:"."""
 _ONLY_ASKS = "the cited text only asks this as a question; it does not state it"
 
 
@@ -339,6 +339,13 @@ def _family(identifier: str) -> str:
     return match.group(1) if match else ""
 
 
+def list_lead_in(evidence: str, sentence: str, lead_in: str = "") -> str:
+    """The sentence introducing the list that ``sentence`` (a sentence of ``evidence``, perhaps clipped) is an item
+    of; "" when it is no list item or its list has none. ``lead_in``: as for ``check_claim``."""
+    start = sentence.strip()
+    return next((lead for window, _r, _s, lead in _windows(evidence, 1, lead_in) if window.startswith(start)), "")
+
+
 def sentence_units(evidence: str) -> list[tuple[str, str]]:
     """``(verbatim sentence, text to read it with)`` for each sentence or table row of ``evidence``.
 
@@ -347,16 +354,17 @@ def sentence_units(evidence: str) -> list[tuple[str, str]]:
     return [(window, reading) for window, reading, _size, _lead_in in _windows(evidence, 1)]
 
 
-def _windows(evidence: str, max_size: int) -> list[tuple[str, str, int, str]]:
+def _windows(evidence: str, max_size: int, lead_in: str = "") -> list[tuple[str, str, int, str]]:
     """``(verbatim window, text to read it with, sentences, lead-in)`` for every run of 1..``max_size`` sentences.
 
     A table row is read together with the table's header row, so "240" in a row is checked with its column names;
     the quote stays the row itself. Header and separator rows are never windows of their own. A list item is read
     with the sentence that introduces its list ("Nothing in this division may be construed—", "次のとおり:"), which
     may deny every item: "(3) … to alter or affect any other authority" says the opposite of what it reads alone.
+    ``lead_in``: that sentence for a list the evidence starts in, when it stands before the evidence.
     """
     spans = [(s, e) for s, e in _unit_spans(evidence) if not _is_separator_row(evidence[s:e])]
-    header = lead_in = ""
+    header = ""
     windows: list[tuple[str, str, int, str]] = []
     for i, (start, end) in enumerate(spans):
         line = evidence[start:end]
@@ -367,17 +375,16 @@ def _windows(evidence: str, max_size: int) -> list[tuple[str, str, int, str]]:
             windows.append((line, f"{header}\n{line}", 1, ""))
             continue
         header = ""
-        item = bool(_LIST_ITEM.match(line))
+        item = is_list_item(line)
         for size in range(1, max_size + 1):
             if i + size > len(spans) or any(is_table_row(evidence[s:e]) for s, e in spans[i : i + size]):
                 break
-            if sum(bool(_LIST_ITEM.match(evidence[s:e])) for s, e in spans[i : i + size]) > 1:
+            if sum(is_list_item(evidence[s:e]) for s, e in spans[i : i + size]) > 1:
                 break  # list items are parallel statements: a claim joins its lead-in and one item, not two items
             text = evidence[start : spans[i + size - 1][1]]
             lead = lead_in if item else ""
             windows.append((text, f"{lead}\n{text}" if lead else text, size, lead))
-        if not item:  # a paragraph ends the list; a sentence ending in a dash or a colon opens one
-            lead_in = line.strip() if _OPENS_LIST.search(line) else ""
+        lead_in = next_lead_in(line, lead_in)  # a paragraph ends the list; a sentence ending in a dash opens one
     whole = evidence.strip()
     return windows or ([(whole, whole, 1, "")] if whole else [])
 

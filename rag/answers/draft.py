@@ -22,6 +22,7 @@ from rag.answers.evidence import (
     best_per_passage,
     evidence_answer,
     evidence_citations,
+    passage_evidence,
     rank_sentences,
     strongest,
 )
@@ -260,7 +261,7 @@ class AnswerDraft:
         says so: with "No."/"Yes." first when the question asks for a yes or a no and is itself affirmative (a "yes"
         to "問題ありませんか？" would be ambiguous)."""
         n, quote = contradiction.n, contradiction.quote
-        leading = replace(next(e for e in self.evidence if e.n == n), sentence=quote)
+        leading = passage_evidence(next(p for p in self.passages if p.n == n), quote)
         others = strongest([(score, e) for score, e in self._ranked if e.sentence != quote], FALLBACK_SENTENCES - 1)
         evidence = (leading, *others)
         verdict = ""

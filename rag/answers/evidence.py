@@ -17,8 +17,9 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag.answers.citations import Passage, clip_quote
-from rag.answers.claims import sentence_units
+from rag.answers.claims import list_lead_in, sentence_units
 from rag.answers.faithfulness import content_tokens, is_question, similarity, support
+from rag.ingest.lists import LEAD_IN_KEY
 from rag.records import Citation, Evidence
 
 SentenceRelevance = Callable[[str, Sequence[str]], Sequence[float]]
@@ -124,7 +125,7 @@ def rank_sentences(
     found: list[tuple[float, int, int, Evidence]] = []
     for p, units in zip(passages, _scored_units(question, [p.chunk.text for p in passages], relevance), strict=True):
         for k, (score, sentence) in enumerate(units):
-            found.append((-score, p.n, k, _evidence(p, clip_quote(sentence))))
+            found.append((-score, p.n, k, passage_evidence(p, clip_quote(sentence))))
     found.sort(key=lambda entry: entry[:3])
     return tuple((-negated, piece) for negated, _n, _k, piece in found)
 
@@ -147,12 +148,16 @@ def best_per_passage(ranked: Sequence[ScoredEvidence], passages: Sequence[Passag
     best: dict[int, Evidence] = {}
     for _score, piece in ranked:
         best.setdefault(piece.n, piece)
-    return tuple(best.get(p.n) or _evidence(p, "") for p in passages)
+    return tuple(best.get(p.n) or passage_evidence(p, "") for p in passages)
 
 
-def _evidence(passage: Passage, sentence: str) -> Evidence:
+def passage_evidence(passage: Passage, sentence: str) -> Evidence:
+    """``sentence`` of the passage as evidence, with the sentence introducing its list when it is a list item."""
     chunk = passage.chunk
-    return Evidence(passage.n, chunk.source, chunk.page, chunk.chunk_id, chunk.text, sentence, score=passage.score)
+    lead_in = list_lead_in(chunk.text, sentence, str(chunk.extra.get(LEAD_IN_KEY, ""))) if sentence else ""
+    return Evidence(
+        passage.n, chunk.source, chunk.page, chunk.chunk_id, chunk.text, sentence, score=passage.score, lead_in=lead_in
+    )
 
 
 def evidence_citations(evidence: Sequence[Evidence]) -> tuple[Citation, ...]:
@@ -161,5 +166,6 @@ def evidence_citations(evidence: Sequence[Evidence]) -> tuple[Citation, ...]:
 
 
 def evidence_answer(evidence: Sequence[Evidence]) -> str:
-    """The sentences of the pieces of evidence, verbatim, each with its marker, one a line."""
-    return "\n".join(f"{e.sentence} [{e.n}]" for e in evidence if e.sentence)
+    """The sentences of the pieces of evidence, verbatim, each with its marker, one a line; a list item after the
+    sentence introducing its list ("Nothing in this division may be construed— (2) to authorize …")."""
+    return "\n".join(f"{e.lead_in + ' ' if e.lead_in else ''}{e.sentence} [{e.n}]" for e in evidence if e.sentence)

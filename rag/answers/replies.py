@@ -89,14 +89,22 @@ def check_reply(
     threshold: float = SUPPORT_THRESHOLD,
     given: Sequence[Fact] = (),
     source: str = "",
+    lead_in: str = "",
 ) -> ClaimCheck:
     """Check a bare reply (its ``stated`` stance) against the text it cites, as the question's proposition.
 
     "Yes" is supported where the evidence states the proposition, "no" where it states the opposite; a "yes" the
-    evidence denies ``contradicts`` it. An ambiguous reply is never supported.
+    evidence denies ``contradicts`` it. An ambiguous reply is never supported. The other arguments are
+    ``check_claim``'s.
     """
     check = check_claim(
-        proposition(question), evidence, threshold=threshold, given=given, topic=question, source=source
+        proposition(question),
+        evidence,
+        threshold=threshold,
+        given=given,
+        topic=question,
+        source=source,
+        lead_in=lead_in,
     )
     if stated is Stance.AMBIGUOUS:
         return replace(check, supported=False, contradicts=False, reason=_AMBIGUOUS)

@@ -19,6 +19,7 @@ from rag.answers.claims import ClaimCheck, check_claim, premises
 from rag.answers.facts import Fact, facts_of
 from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, markers_of, says_unknown, strip_markers
 from rag.answers.replies import check_reply, stance
+from rag.ingest.lists import LEAD_IN_KEY
 from rag.records import Citation, ClaimVerdict
 
 SHORT_CLAIM_TOKENS = 3
@@ -173,20 +174,24 @@ def _check(
     topic: str,
     threshold: float = SUPPORT_THRESHOLD,
 ) -> ClaimCheck:
-    """``check_claim`` against a passage's whole chunk, whose file name tells which words only name the document; a
-    bare reply to a yes/no question ("はい", "No, it cannot") is checked as the question's proposition instead."""
+    """``check_claim`` against a passage's whole chunk, whose file name tells which words only name the document
+    and whose metadata keeps the sentence introducing a list it starts in; a bare reply to a yes/no question
+    ("はい", "No, it cannot") is checked as the question's proposition instead."""
+    chunk = passage.chunk
+    lead_in = str(chunk.extra.get(LEAD_IN_KEY, ""))
     if topic and (stated := stance(claim, topic)) is not None:
         return check_reply(
-            stated, topic, passage.chunk.text, threshold=threshold, given=given, source=passage.chunk.source
+            stated, topic, chunk.text, threshold=threshold, given=given, source=chunk.source, lead_in=lead_in
         )
     return check_claim(
         claim,
-        passage.chunk.text,
+        chunk.text,
         context=context,
         threshold=threshold,
         given=given,
         topic=topic,
-        source=passage.chunk.source,
+        source=chunk.source,
+        lead_in=lead_in,
     )
 
 

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from rag.ingest.lists import LEAD_IN_KEY, is_list_item, open_lead_in
 from rag.ingest.metadata import detect_language, extract_entities
 from rag.ingest.parsing.dialogue import DIALOGUE_ID, TURN_SPEAKER, chat_metadata
 from rag.ingest.parsing.records import RECORD_NO
@@ -236,6 +237,11 @@ def _pieces(blocks: Iterable[Block], size: int, overlap: int) -> Iterator[_Piece
     yield from flush()
 
 
+def _starts_with_item(text: str) -> bool:
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return is_list_item(first)
+
+
 def chunk_document(
     doc: ParsedDocument, *, source: str, rel_path: str, doc_type: str, settings: Settings
 ) -> list[Chunk]:
@@ -257,6 +263,8 @@ def iter_chunks(
 
     Chunks shorter than ``settings.chunk_min_chars`` are dropped; a chunk whose text (whitespace
     collapsed) already occurred in this document is stored once (remembered by an 8-byte digest, not its text).
+    A chunk that starts at a list item whose introducing sentence ("Nothing in this division may be construed—")
+    went to an earlier chunk keeps that sentence in its metadata (``rag.ingest.lists.LEAD_IN_KEY``).
 
     Args:
         doc: the parsed document (its pages, date; its blocks unless ``blocks`` streams them).
@@ -280,7 +288,10 @@ def iter_chunks(
     overlap = min(settings.chunk_overlap, size // 2)
     seen: set[bytes] = set()
     index = 0
+    lead_in = ""  # the sentence introducing the list the text has reached ("… may be construed—"), if any
     for piece in _pieces(blocks, size, overlap):
+        opening = lead_in if piece.chunk_type == "text" and _starts_with_item(piece.text) else ""
+        lead_in = open_lead_in(piece.text, lead_in) if piece.chunk_type == "text" else ""
         norm = " ".join(piece.text.split())
         digest = hashlib.blake2b(norm.encode("utf-8"), digest_size=8).digest()
         if len(norm) < settings.chunk_min_chars or digest in seen:
@@ -290,6 +301,8 @@ def iter_chunks(
         if index <= skip:
             continue
         extra: dict[str, Scalar] = {**piece.metadata, **extract_entities(piece.text, settings)}
+        if opening:
+            extra[LEAD_IN_KEY] = opening
         yield Chunk(
             chunk_id=chunk_id(source, piece.page, index - 1, piece.text),
             text=piece.text,

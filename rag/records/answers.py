@@ -37,6 +37,8 @@ class Evidence:
         text: the chunk's text.
         sentence: the verbatim sentence (or table row) of ``text`` that best answers the question ("" when none).
         score: the hit's score.
+        lead_in: when ``sentence`` is a list item, the sentence introducing its list ("Nothing in this division may
+            be construed—"), which may deny it; "" otherwise.
     """
 
     n: int
@@ -47,6 +49,7 @@ class Evidence:
     sentence: str
     score: float = 0.0
     base: str = "default"  # the knowledge base of its passage
+    lead_in: str = ""
 
 
 @dataclass(frozen=True, slots=True)

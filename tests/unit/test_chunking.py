@@ -150,3 +150,22 @@ def test_long_record_is_split() -> None:
     block = Block("".join(JA_SENTENCES), metadata={"record_no": 1})
     chunks = _chunks(ParsedDocument(blocks=(block,)))
     assert len(chunks) > 1 and all(c.chunk_type == "record" and len(c.text) <= 200 for c in chunks)
+
+
+def test_a_chunk_starting_inside_a_list_keeps_the_sentence_that_introduces_it() -> None:
+    """'(2) to authorize … against an individual user' means the opposite without 'Nothing in this division may be
+    construed—', which the chunk before it took."""
+    items = [
+        f"({n}) to authorize the Attorney General to pursue enforcement number {n} of this section;" for n in (1, 2, 3)
+    ]
+    text = "\n".join(["(f) RULE OF CONSTRUCTION.—Nothing in this division may be construed—", *items])
+    after = "(g) DEFINITIONS.—The term covered company means an entity that operates a website or an application."
+    later = "(4) an item of a list whose introduction is not known, after a paragraph ended the list above."
+    doc = ParsedDocument(blocks=(Block(text, page=1), Block(after, page=2), Block(later, page=3)))
+    chunks = _chunks(doc, replace(SETTINGS, chunk_size=120, chunk_overlap=0))
+    starting_inside = [c for c in chunks if c.text.startswith(("(2)", "(3)"))]
+    assert starting_inside, [c.text for c in chunks]
+    assert all(c.extra["list_lead_in"].endswith("may be construed—") for c in starting_inside)
+    assert "list_lead_in" not in chunks[0].extra  # it holds the sentence itself
+    assert [c.text[:3] for c in chunks if c.page == 3] == ["(4)"]
+    assert all("list_lead_in" not in c.extra for c in chunks if c.page in (2, 3))  # a paragraph ended the list

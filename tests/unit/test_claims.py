@@ -448,6 +448,27 @@ def test_a_list_item_is_read_with_the_sentence_that_introduces_its_list() -> Non
 
 
 @needs_realdocs
+def test_a_list_item_whose_list_began_in_the_chunk_before_is_read_with_its_lead_in() -> None:
+    """The chunk of the bill that says "(2) to authorize the Attorney General to pursue enforcement … against an
+    individual user …" starts at that item; "Nothing in this division may be construed—" ended the chunk before. The
+    model's "yes, the Attorney General can" was replaced by that item alone, which seemed to agree with it."""
+    from rag.answers.draft import answer_question
+    from rag.records import Hit
+    from tests.scripted_llm import ScriptedLLM
+
+    chunk = chunk_with("en_us_bill_hr815_2024.pdf", "(2) to authorize the Attorney General to pursue enforcement")
+    assert chunk.text.startswith("(2)") and chunk.extra["list_lead_in"].endswith("in this division may be construed—")
+    user = "an individual user of a foreign adversary controlled application"
+    question = f"Can the Attorney General pursue enforcement against {user}?"
+    reply = f"Yes, the Attorney General may pursue enforcement against {user} [1]."
+    answer = answer_question(ScriptedLLM([reply]), question, [Hit(chunk, 1.0)], Settings())
+    verdict, shown = answer.answer.splitlines()[:2]
+    assert verdict.startswith("No.") and "the opposite" in answer.claims[0].reason
+    assert shown.startswith("(f) RULE OF CONSTRUCTION.—Nothing in this division may be construed— (2) to authorize")
+    assert answer.citations[0].quote.startswith("(2) to authorize") and answer.citations[0].quote in chunk.text
+
+
+@needs_realdocs
 def test_a_fact_the_question_states_and_the_passages_hold_is_a_premise_not_an_invention() -> None:
     """Asked about "仕様2.0", the model restates 2.0; the duration passage never repeats it, another passage does."""
     duration = chunk_with("ja_openchain_spec_kaisetsu.pdf", "有効期間は認証取得時から18 か月").text
