@@ -80,7 +80,10 @@ class SourceNames:
 
     def _name_words(self, source: str) -> list[str]:
         pieces = name_pieces(source)
-        return self._tokenize(" ".join(pieces)) if pieces else []
+        words = self._tokenize(" ".join(pieces)) if pieces else []
+        # the tokenizer also cuts "w3c" into "w", "3", "c": a single letter or digit never reaches a question's search
+        # terms, so it would only dilute the share the question's words can cover
+        return [w for w in words if not (len(w) == 1 and w.isascii() and w.isalnum())]
 
 
 def name_pieces(source: str) -> list[str]:

@@ -47,6 +47,21 @@ def test_a_word_every_file_name_uses_names_no_file() -> None:
     assert list(names.named("v1", lambda: sources, _words("the network manual"))) == ["ja_manual_network.pdf"]
 
 
+def test_letters_the_tokenizer_cuts_from_a_name_do_not_dilute_it() -> None:
+    """``ja_w3c_jlreq_line_composition.html``: the tokenizer reads "w3c" as w3c, w, 3 and c. A question's search terms
+    never hold a single letter, so "the simplified line composition rules" covered 2 of 7 name words, not 2 of 4,
+    and the guide it named was not searched: the pTeX manual answered an English question about bunsetsu."""
+    from rag.ingest.tokenization import make_tokenizer
+
+    tokenize = make_tokenizer("sudachi").tokenize
+    names = SourceNames(tokenize)
+    sources = [*SOURCES, "docs/ja_w3c_jlreq_line_composition.html", "docs/ja_ptex_manual.pdf"]
+    question = "According to the simplified line composition rules, who first used the term bunsetsu (文節)?"
+
+    assert {"w", "c"} <= set(tokenize("w3c"))
+    assert list(names.named("v1", lambda: sources, tokenize(question))) == ["docs/ja_w3c_jlreq_line_composition.html"]
+
+
 def test_a_document_s_designation_names_the_file_that_writes_it_without_dots_and_spaces() -> None:
     """A person writes the bill as "H.R. 815"; its file is ``en_us_bill_hr815_2024.pdf``."""
     from rag.ingest.tokenization import make_tokenizer
