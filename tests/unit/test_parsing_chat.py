@@ -108,7 +108,10 @@ def test_prose_with_a_colon_is_not_a_chat(tmp_path: Path) -> None:
 @pytest.mark.skipif(not REALDOCS.exists(), reason="../shared/realdocs is not beside the checkout")
 def test_real_chat_and_personas_are_read_without_settings() -> None:
     chat = _chunks(REALDOCS / "ja_chat_realpersonachat_00004.json")
-    assert {c.chunk_type for c in chat} == {"chat"} and chat[0].extra["speakers"] == "AB,AA"
+    assert chat[0].chunk_type == "chat" and chat[0].extra["speakers"] == "AB,AA"
     assert chat[0].text.startswith("AB: どうもです!\nAA: よろしくお願いいたします。")  # NFKC: ！ -> !
+    # the speakers' evaluations of the dialogue are read too, after its turns ("What satisfaction score …?")
+    assert [c.chunk_type for c in chat][-1] == "text" and "evaluations satisfaction: 5" in chat[-1].text
+    assert chat[-1].extra["dialogue_id"] == "4" and all(c.chunk_type == "chat" for c in chat[:-1])
     personas = _chunks(REALDOCS / "ja_realpersonachat_interlocutors_sample.jsonl")
     assert len(personas) >= 20 and personas[0].text.startswith("interlocutor_id: AA\npersona: ")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rag.ingest.metadata import iso_date
+from rag.ingest.parsing.flat import flatten_record
 from rag.ingest.text_cleanup import normalize_text
 from rag.records import Block, Chunk, ParsedDocument, Scalar
 
@@ -47,8 +48,12 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class Dialogue:
+    """A conversation; ``details``: the other fields of the object holding it (its evaluations, participants,
+    topic), as ``key: value`` lines."""
+
     dialogue_id: str
     turns: tuple[Turn, ...]
+    details: tuple[str, ...] = ()
 
 
 def _first(record: dict[str, Any], names: Sequence[str]) -> Any:
@@ -88,9 +93,12 @@ def _turns(items: list[Any]) -> tuple[Turn, ...] | None:
 
 def _dialogue_in(record: dict[str, Any]) -> Dialogue | None:
     """A conversation held in one of the object's lists (``{"dialogue_id": 4, "utterances": [...]}``)."""
-    for value in record.values():
+    for key, value in record.items():
         if isinstance(value, list) and (turns := _turns(value)) is not None:
-            return Dialogue(_plain(_first(record, _ID_FIELDS)), turns)
+            rest = {k: v for k, v in record.items() if k != key}
+            # an id alone says nothing; "evaluations satisfaction: 5" is read as words, "evaluations.satisfaction" not
+            details = flatten_record(rest, joiner=" ") if set(rest) - set(_ID_FIELDS) else []
+            return Dialogue(_plain(_first(record, _ID_FIELDS)), turns, tuple(details))
     return None
 
 
@@ -115,7 +123,8 @@ def find_dialogues(data: Any) -> list[Dialogue]:
 
 
 def dialogue_blocks(dialogues: Iterable[Dialogue]) -> list[Block]:
-    """One ``speaker: text`` block per turn, tagged with speaker, time and dialogue id."""
+    """One ``speaker: text`` block per turn, tagged with speaker, time and dialogue id; then, as a block of its own,
+    the conversation's other fields ("evaluations.satisfaction: 5"), which a question may ask about too."""
     blocks = []
     for dialogue in dialogues:
         for turn in dialogue.turns:
@@ -125,6 +134,8 @@ def dialogue_blocks(dialogues: Iterable[Dialogue]) -> list[Block]:
                 DIALOGUE_ID: dialogue.dialogue_id,
             }
             blocks.append(Block(text=f"{turn.speaker}: {turn.text}", metadata=meta))
+        if dialogue.details:
+            blocks.append(Block(text="\n".join(dialogue.details), metadata={DIALOGUE_ID: dialogue.dialogue_id}))
     return blocks
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from rag.errors import DocumentReadError
 from rag.ingest.parsing.dialogue import dialogue_document, find_dialogues
+from rag.ingest.parsing.flat import flatten_record
 from rag.ingest.text_cleanup import normalize_text
 from rag.records import Block, ParsedDocument, Scalar
 from rag.settings import Settings
@@ -76,28 +77,6 @@ def _as_scalar(value: Any) -> Scalar | None:
     if isinstance(value, list) and all(isinstance(v, str | bool | int | float) for v in value):
         return ",".join(str(v) for v in value)
     return None
-
-
-_FLAT_DEPTH = 12  # deeper values are written as compact JSON on their key's line
-
-
-def flatten_record(value: Any, key: str = "", depth: int = 0) -> list[str]:
-    """A JSON value as ``key: value`` lines; nested objects as ``a.b: value``, one line per list item."""
-    if isinstance(value, dict) and depth < _FLAT_DEPTH:
-        return [
-            line for k, v in value.items() for line in flatten_record(v, f"{key}.{k}" if key else str(k), depth + 1)
-        ]
-    if isinstance(value, list) and depth < _FLAT_DEPTH:
-        return [line for v in value for line in flatten_record(v, key, depth + 1)]
-    if value is None or value == "":
-        return []
-    if isinstance(value, float):
-        shown = f"{value:.4g}"
-    elif isinstance(value, str | bool | int):
-        shown = str(value)
-    else:
-        shown = json.dumps(value, ensure_ascii=False)
-    return [f"{key}: {shown}" if key else shown]
 
 
 def compact(text: str, settings: Settings) -> str:
