@@ -290,14 +290,12 @@ def _off_topic(claim: str, topic: str, reading: str, source: str = "") -> str:
 def _bound_elsewhere(facts: Sequence[Fact], worded: str, reading: str) -> tuple[Fact, Fact] | None:
     """A claimed fact the evidence gives for something else, with the sibling it gives for what the claim says.
 
-    "1 と2 についてはそれぞれ\\kanjiskip, \\xkanjiskip というパラメータで指定される量のグルーが…" holds both
-    parameters; "和文文字と欧文文字の間…のグルーの量を指定するパラメータは\\kanjiskip" shares its words with the
-    clause of \\xkanjiskip, not with that of \\kanjiskip. "renewable periods not to exceed 180 days only if, not
-    later than 15 days after the date on which the waiver is to take effect" gives 180 days for a waiver, not for
-    pushing back the date something takes effect. A fact is bound to another clause when, in a sentence holding
-    it, a sibling of its kind (an identifier, date, time, or number with the same unit) in a clause without it
-    shares at least ``BINDING_MARGIN`` more of the claim's other words than the clauses holding it do. Clauses end
-    at 、，；; and at a comma before a space (not inside 1,200).
+    "…for renewable periods not to exceed 180 days only if, not later than 15 days after the date on which the
+    waiver is to take effect…" gives 180 days for a waiver; a claim that the date something takes effect can be
+    pushed back by 180 days shares its words with the clause of 15 days. A fact is bound to another clause when, in a
+    sentence holding it, a sibling of its kind (an identifier, date, time, or number with the same unit) in a clause
+    without it shares at least ``BINDING_MARGIN`` more of the claim's other words than the clauses holding it do.
+    Clauses end at 、，；; and at a comma before a space (not inside 1,200).
     """
     checked = [f for f in facts if f.kind in ("identifier", "date", "time") or (f.kind == "number" and f.unit)]
     if not checked:

@@ -145,7 +145,7 @@ def _local_contrast(gray: pymupdf.Pixmap, dpi: int) -> pymupdf.Pixmap:
     """The page in black and white, each pixel against its neighbourhood (Sauvola's threshold), as an RGB pixmap.
 
     Tesseract separates ink from paper with one threshold for the whole page, so dark text on a coloured area
-    vanishes with the area: the label "37 (100.0%)" inside a slide's yellow pie chart, "17 (45.9%)" in a bar. A
+    vanishes with the area: the label "37 (100.0%)" inside a slide's yellow pie chart, "17 (45.9%)" on another. A
     threshold from each pixel's surroundings (a square a quarter of an inch wide) keeps it. A scan that is black
     and white already is passed on as it is.
     """
