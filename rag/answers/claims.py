@@ -35,7 +35,6 @@ from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
     content_tokens,
     is_question,
-    is_table_row,
     is_yes_no_question,
     sentence_spans,
     support,
@@ -43,7 +42,7 @@ from rag.answers.faithfulness import (
 from rag.answers.polarity import polarity_conflict
 from rag.answers.prompts import detect_language
 from rag.answers.scope import former_state
-from rag.ingest.lists import is_list_item, next_lead_in
+from rag.answers.windows import windows
 from rag.retrieval.named_sources import name_pieces
 
 WINDOW_SENTENCES = 3
@@ -200,7 +199,7 @@ def check_claim(
     language = detect_language(claim)
     claimed = claimed_terms(claim)
     ranked: list[_Window] = []
-    for window, full_reading, size, window_lead_in in _windows(evidence, WINDOW_SENTENCES, lead_in):
+    for window, full_reading, size, window_lead_in in windows(evidence, WINDOW_SENTENCES, lead_in):
         # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
         reading = _statements(full_reading)
         window_facts = facts_of(reading)
@@ -335,81 +334,6 @@ def _family(identifier: str) -> str:
     """The prefix an API's identifiers share (``TEEC`` of ``TEEC_OpenSession``); "" for one without a separator."""
     match = re.match(r"([^_.:(]+)[_.:(]", identifier)
     return match.group(1) if match else ""
-
-
-def list_lead_in(evidence: str, sentence: str, lead_in: str = "") -> str:
-    """The sentence introducing the list that ``sentence`` (a sentence of ``evidence``, perhaps clipped) is an item
-    of; "" when it is no list item or its list has none. ``lead_in``: as for ``check_claim``."""
-    start = sentence.strip()
-    return next((lead for window, _r, _s, lead in _windows(evidence, 1, lead_in) if window.startswith(start)), "")
-
-
-def sentence_units(evidence: str) -> list[tuple[str, str]]:
-    """``(verbatim sentence, text to read it with)`` for each sentence or table row of ``evidence``.
-
-    A table row is read with its table's header row; header and separator rows are not units of their own.
-    """
-    return [(window, reading) for window, reading, _size, _lead_in in _windows(evidence, 1)]
-
-
-def _windows(evidence: str, max_size: int, lead_in: str = "") -> list[tuple[str, str, int, str]]:
-    """``(verbatim window, text to read it with, sentences, lead-in)`` for every run of 1..``max_size`` sentences.
-
-    A table row is read together with the table's header row, so "240" in a row is checked with its column names;
-    the quote stays the row itself. Header and separator rows are never windows of their own. A list item is read
-    with the sentence that introduces its list ("Nothing in this division may be construed—", "次のとおり:"), which
-    may deny every item: "(3) … to alter or affect any other authority" says the opposite of what it reads alone.
-    ``lead_in``: that sentence for a list the evidence starts in, when it stands before the evidence.
-    """
-    spans = [(s, e) for s, e in _unit_spans(evidence) if not _is_separator_row(evidence[s:e])]
-    header = ""
-    windows: list[tuple[str, str, int, str]] = []
-    for i, (start, end) in enumerate(spans):
-        line = evidence[start:end]
-        if is_table_row(line):
-            if not header or _follows_separator(evidence, end):
-                header = line
-                continue
-            windows.append((line, f"{header}\n{line}", 1, ""))
-            continue
-        header = ""
-        item = is_list_item(line)
-        for size in range(1, max_size + 1):
-            if i + size > len(spans) or any(is_table_row(evidence[s:e]) for s, e in spans[i : i + size]):
-                break
-            if sum(is_list_item(evidence[s:e]) for s, e in spans[i : i + size]) > 1:
-                break  # list items are parallel statements: a claim joins its lead-in and one item, not two items
-            text = evidence[start : spans[i + size - 1][1]]
-            lead = lead_in if item else ""
-            windows.append((text, f"{lead}\n{text}" if lead else text, size, lead))
-        lead_in = next_lead_in(line, lead_in)  # a paragraph ends the list; a sentence ending in a dash opens one
-    whole = evidence.strip()
-    return windows or ([(whole, whole, 1, "")] if whole else [])
-
-
-def _unit_spans(evidence: str) -> list[tuple[int, int]]:
-    """The spans of ``evidence``'s sentences, a table row being one span however many sentences its cells hold:
-    split at its 。, a rule's row lost its ID cell to the first piece and its closing ``|`` to the last."""
-    spans: list[tuple[int, int]] = []
-    for start, end in sentence_spans(evidence):
-        line_start = evidence.rfind("\n", 0, start) + 1
-        line_end = evidence.find("\n", start)
-        line_end = len(evidence) if line_end < 0 else line_end
-        if is_table_row(evidence[line_start:line_end]):
-            start, end = line_start, line_start + len(evidence[line_start:line_end].rstrip())
-        if not spans or spans[-1] != (start, end):
-            spans.append((start, end))
-    return spans
-
-
-def _is_separator_row(line: str) -> bool:
-    return bool(re.fullmatch(r"\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\|?\s*", line))
-
-
-def _follows_separator(text: str, end: int) -> bool:
-    """Whether the line ending at ``end`` is a header: the next line is a ``| --- |`` separator."""
-    rest = text[end:].lstrip("\n")
-    return _is_separator_row(rest.split("\n", 1)[0]) if rest else False
 
 
 def _contrast_reason(contrasted: list[tuple[str, str]]) -> str:

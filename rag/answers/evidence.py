@@ -17,9 +17,9 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag.answers.citations import Passage, clip_quote
-from rag.answers.claims import list_lead_in, sentence_units
 from rag.answers.faithfulness import content_tokens, is_question, similarity, support
-from rag.ingest.lists import LEAD_IN_KEY
+from rag.answers.windows import list_lead_in, sentence_units, windows
+from rag.ingest.lists import opening_lead_in
 from rag.records import Citation, Evidence
 
 SentenceRelevance = Callable[[str, Sequence[str]], Sequence[float]]
@@ -124,8 +124,11 @@ def rank_sentences(
     (``_scored_units``), best first; ties in passage and text order."""
     found: list[tuple[float, int, int, Evidence]] = []
     for p, units in zip(passages, _scored_units(question, [p.chunk.text for p in passages], relevance), strict=True):
+        lead_ins = [
+            w.lead_in for w in windows(p.chunk.text, 1, opening_lead_in(p.chunk))
+        ]  # one per unit, in unit order
         for k, (score, sentence) in enumerate(units):
-            found.append((-score, p.n, k, passage_evidence(p, clip_quote(sentence))))
+            found.append((-score, p.n, k, _evidence(p, clip_quote(sentence), lead_ins[k])))
     found.sort(key=lambda entry: entry[:3])
     return tuple((-negated, piece) for negated, _n, _k, piece in found)
 
@@ -153,8 +156,12 @@ def best_per_passage(ranked: Sequence[ScoredEvidence], passages: Sequence[Passag
 
 def passage_evidence(passage: Passage, sentence: str) -> Evidence:
     """``sentence`` of the passage as evidence, with the sentence introducing its list when it is a list item."""
+    lead_in = list_lead_in(passage.chunk.text, sentence, opening_lead_in(passage.chunk)) if sentence else ""
+    return _evidence(passage, sentence, lead_in)
+
+
+def _evidence(passage: Passage, sentence: str, lead_in: str) -> Evidence:
     chunk = passage.chunk
-    lead_in = list_lead_in(chunk.text, sentence, str(chunk.extra.get(LEAD_IN_KEY, ""))) if sentence else ""
     return Evidence(
         passage.n, chunk.source, chunk.page, chunk.chunk_id, chunk.text, sentence, score=passage.score, lead_in=lead_in
     )

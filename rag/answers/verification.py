@@ -19,7 +19,7 @@ from rag.answers.claims import ClaimCheck, check_claim, premises
 from rag.answers.facts import Fact, facts_of
 from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, markers_of, says_unknown, strip_markers
 from rag.answers.replies import check_reply, stance
-from rag.ingest.lists import LEAD_IN_KEY
+from rag.ingest.lists import opening_lead_in
 from rag.records import Citation, ClaimVerdict
 
 SHORT_CLAIM_TOKENS = 3
@@ -178,7 +178,7 @@ def _check(
     and whose metadata keeps the sentence introducing a list it starts in; a bare reply to a yes/no question
     ("はい", "No, it cannot") is checked as the question's proposition instead."""
     chunk = passage.chunk
-    lead_in = str(chunk.extra.get(LEAD_IN_KEY, ""))
+    lead_in = opening_lead_in(chunk)
     if topic and (stated := stance(claim, topic)) is not None:
         return check_reply(
             stated, topic, chunk.text, threshold=threshold, given=given, source=chunk.source, lead_in=lead_in

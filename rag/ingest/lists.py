@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from rag.records import Chunk
+
 LIST_ITEM = re.compile(r"\s*(?:[•・●○■□◆◇▪‣⁃*\-–]|\d{1,2}[.)．]|[(（]\d{1,2}[)）])\s*\S")
 """A line or sentence that opens a list item: a bullet, "1.", "(2)"."""
 OPENS_LIST = re.compile(r"[—–:：]\s*$")
@@ -35,3 +37,8 @@ def open_lead_in(text: str, lead_in: str = "") -> str:
         if line.strip():
             lead_in = next_lead_in(line, lead_in)
     return lead_in
+
+
+def opening_lead_in(chunk: Chunk) -> str:
+    """The sentence introducing a list ``chunk`` starts in, kept by the chunker from the chunk before ("" if none)."""
+    return str(chunk.extra.get(LEAD_IN_KEY, ""))

@@ -1,0 +1,100 @@
+"""Evidence read in windows: runs of consecutive sentences, each with the text it is read with.
+
+A claim is compared with a window of the cited text, never with the whole passage (``rag.answers.claims``), and the
+evidence shown before an answer is chosen unit by unit (``rag.answers.evidence``). A table row is one unit, read with
+its table's header row; a list item is read with the sentence introducing its list (``rag.ingest.lists``); a window
+never joins two list items.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from rag.answers.faithfulness import is_table_row, sentence_spans
+from rag.ingest.lists import is_list_item, next_lead_in
+
+
+class Window(NamedTuple):
+    """Consecutive sentences of a text: ``text`` verbatim (what a quote holds), ``reading`` (what is compared: a row
+    after its header, a list item after ``lead_in``, the sentence introducing its list), ``size`` in sentences."""
+
+    text: str
+    reading: str
+    size: int
+    lead_in: str
+
+
+def list_lead_in(evidence: str, sentence: str, lead_in: str = "") -> str:
+    """The sentence introducing the list that ``sentence`` (a sentence of ``evidence``, perhaps clipped) is an item
+    of; "" when it is no list item or its list has none. ``lead_in``: as for ``windows``."""
+    start = sentence.strip()
+    return next((w.lead_in for w in windows(evidence, 1, lead_in) if w.text.startswith(start)), "")
+
+
+def sentence_units(evidence: str) -> list[tuple[str, str]]:
+    """``(verbatim sentence, text to read it with)`` for each sentence or table row of ``evidence``.
+
+    A table row is read with its table's header row; header and separator rows are not units of their own.
+    """
+    return [(w.text, w.reading) for w in windows(evidence, 1)]
+
+
+def windows(evidence: str, max_size: int, lead_in: str = "") -> list[Window]:
+    """Every run of 1..``max_size`` consecutive sentences of ``evidence``, with the text to read it with.
+
+    A table row is read together with the table's header row, so "240" in a row is checked with its column names;
+    the quote stays the row itself. Header and separator rows are never windows of their own. A list item is read
+    with the sentence that introduces its list ("Nothing in this division may be construed—", "次のとおり:"), which
+    may deny every item: "(3) … to alter or affect any other authority" says the opposite of what it reads alone.
+    ``lead_in``: that sentence for a list the evidence starts in, when it stands before the evidence.
+    """
+    spans = [(s, e) for s, e in _unit_spans(evidence) if not _is_separator_row(evidence[s:e])]
+    header = ""
+    found: list[Window] = []
+    for i, (start, end) in enumerate(spans):
+        line = evidence[start:end]
+        if is_table_row(line):
+            if not header or _follows_separator(evidence, end):
+                header = line
+                continue
+            found.append(Window(line, f"{header}\n{line}", 1, ""))
+            continue
+        header = ""
+        item = is_list_item(line)
+        for size in range(1, max_size + 1):
+            if i + size > len(spans) or any(is_table_row(evidence[s:e]) for s, e in spans[i : i + size]):
+                break
+            if sum(is_list_item(evidence[s:e]) for s, e in spans[i : i + size]) > 1:
+                break  # list items are parallel statements: a claim joins its lead-in and one item, not two items
+            text = evidence[start : spans[i + size - 1][1]]
+            lead = lead_in if item else ""
+            found.append(Window(text, f"{lead}\n{text}" if lead else text, size, lead))
+        lead_in = next_lead_in(line, lead_in)  # a paragraph ends the list; a sentence ending in a dash opens one
+    whole = evidence.strip()
+    return found or ([Window(whole, whole, 1, "")] if whole else [])
+
+
+def _unit_spans(evidence: str) -> list[tuple[int, int]]:
+    """The spans of ``evidence``'s sentences, a table row being one span however many sentences its cells hold:
+    split at its 。, a rule's row lost its ID cell to the first piece and its closing ``|`` to the last."""
+    spans: list[tuple[int, int]] = []
+    for start, end in sentence_spans(evidence):
+        line_start = evidence.rfind("\n", 0, start) + 1
+        line_end = evidence.find("\n", start)
+        line_end = len(evidence) if line_end < 0 else line_end
+        if is_table_row(evidence[line_start:line_end]):
+            start, end = line_start, line_start + len(evidence[line_start:line_end].rstrip())
+        if not spans or spans[-1] != (start, end):
+            spans.append((start, end))
+    return spans
+
+
+def _is_separator_row(line: str) -> bool:
+    return bool(re.fullmatch(r"\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\|?\s*", line))
+
+
+def _follows_separator(text: str, end: int) -> bool:
+    """Whether the line ending at ``end`` is a header: the next line is a ``| --- |`` separator."""
+    rest = text[end:].lstrip("\n")
+    return _is_separator_row(rest.split("\n", 1)[0]) if rest else False
