@@ -264,6 +264,8 @@ _NOT_NAMES = frozenset(
     "What Which Who Why How However Also And But Or So Then Therefore Thus Both Each Every All Some Any "
     "Section Article Chapter Page Table Figure Note Answer Question Passage".split()
 )
+_NAME_GAP = r"[\W_]+(?:(?:of|for|and|the)[\W_]+){0,2}"
+"""What may stand between the words of a name where a text writes it: punctuation, spaces and its connectives."""
 _POSSESSIVE = re.compile(r"['’]s?$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?。！？:：\n]\s*|[-*•]\s+)$")
 
@@ -363,6 +365,14 @@ def same_fact(fact: Fact, other: Fact) -> bool:
     return fact.kind == other.kind and fact.value.casefold() == other.value.casefold()
 
 
+def _phrase_found(value: str, haystack: str) -> bool:
+    """Whether a name's words occur in ``haystack`` (casefolded) as the name: in order, with only punctuation or the
+    connectives a name holds between them (of, for, and, the). "Secretary State" of "the Secretary of State" is not
+    found in "the Secretary of the Treasury … Russian aggressor state", whose words it holds, far apart."""
+    words = [re.escape(word.casefold()) for word in value.split()]
+    return re.search(_NAME_GAP.join(words), haystack) is not None
+
+
 def _same_magnitude(a: str, b: str) -> bool:
     """Equal as written or as numbers: "2.0" (a version the text names) is the 2 of "仕様2.0"."""
     if a == b:
@@ -376,8 +386,7 @@ def _same_magnitude(a: str, b: str) -> bool:
 def fact_found(fact: Fact, evidence_facts: tuple[Fact, ...], evidence_text: str) -> bool:
     """Whether ``fact`` occurs among the evidence's facts (or, for names and identifiers, in its text)."""
     if fact.kind in ("identifier", "name"):
-        haystack = evidence_text.casefold()
-        return all(word.casefold() in haystack for word in fact.value.split())
+        return _phrase_found(fact.value, evidence_text.casefold())
     for other in evidence_facts:
         if fact.kind == "time" and other.kind == "time":
             if fact.value == other.value:

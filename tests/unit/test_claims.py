@@ -181,6 +181,18 @@ def test_an_invented_amount_is_caught_and_the_real_one_passes_in_other_notations
 
 
 @needs_realdocs
+def test_a_name_is_found_only_as_the_name_not_as_its_words_apart() -> None:
+    """The bill's notice on Russian sovereign assets is the President's ("…the President shall…"); the passage also
+    says "Secretary of the Treasury" and "state" apart. Its words found anywhere, "The Secretary of State" passed."""
+    chunk = chunk_with("en_us_bill_hr815_2024.pdf", "(1) NOTICE REQUIRED.—Not later than 90 days after the date")
+    assert "Secretary of the Treasury" in chunk.text and "Secretary of State" not in chunk.text
+    check = check_claim(
+        "The Secretary of State asks for notice of Russian sovereign assets within 90 days.", chunk.text
+    )
+    assert not check.supported and [f.text for f in check.missing] == ["The Secretary of State"]
+
+
+@needs_realdocs
 def test_an_entity_the_passage_never_names_is_caught() -> None:
     """ "$38 million for NASA": the bill's FEMA paragraph names no NASA (and no $38 million)."""
     passage = chunk_with("en_us_bill_hr815_2024.pdf", "$390,000,000", "Federal Assistance").text
