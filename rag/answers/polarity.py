@@ -28,7 +28,10 @@ _JA_NOT_NEGATION = re.compile(r"間もなく|ないし|問題(?:ない|ありま
 _EN_NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|none|nothing|neither|nor|nobody|nowhere|prohibited|forbidden)\b|n't\b", re.IGNORECASE
 )
-_EN_NOT_NEGATION = re.compile(r"\bnot only\b|\bno\.\s?\d|\bno (?:more|less|later|earlier|fewer) than\b", re.IGNORECASE)
+_EN_NOT_NEGATION = re.compile(
+    r"\bnot only\b|\bno\.\s?\d|\bno(?:t)? (?:more|less|later|earlier|fewer) than\b|\bnot to exceed\b", re.IGNORECASE
+)
+"""Bounds and idioms that deny nothing: "not only", "No. 5", "no/not later than 90 days", "not to exceed 180 days"."""
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _JA_CLAUSE_END = re.compile(r"[、,，]")
 _PUNCTUATED_END = re.compile(r"(?<=[。！？!?])\s*|(?<=[.;])\s+")

@@ -193,6 +193,19 @@ def test_a_name_is_found_only_as_the_name_not_as_its_words_apart() -> None:
 
 
 @needs_realdocs
+def test_a_deadline_written_not_later_than_denies_nothing() -> None:
+    """ "Not later than 90 days after the date of the enactment of this division, the President shall …" counted as a
+    denial, so the right claim about it was shown as the passage's opposite; a claim that denies the duty is."""
+    chunk = chunk_with("en_us_bill_hr815_2024.pdf", "(1) NOTICE REQUIRED.—Not later than 90 days after the date")
+    assets = "notice of Russian sovereign assets within 90 days after the date of the enactment of this division."
+    right = check_claim(f"The President requires {assets}", chunk.text)
+    assert right.supported, right.reason
+    denied = check_claim(f"The President is not required to ask for {assets}", chunk.text)
+    assert not denied.supported and denied.polarity_conflict
+    assert not is_negated("for renewable periods not to exceed 180 days") and is_negated("The President shall not act.")
+
+
+@needs_realdocs
 def test_an_entity_the_passage_never_names_is_caught() -> None:
     """ "$38 million for NASA": the bill's FEMA paragraph names no NASA (and no $38 million)."""
     passage = chunk_with("en_us_bill_hr815_2024.pdf", "$390,000,000", "Federal Assistance").text
