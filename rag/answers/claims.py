@@ -291,31 +291,44 @@ def _bound_elsewhere(facts: Sequence[Fact], worded: str, reading: str) -> tuple[
 
     "…for renewable periods not to exceed 180 days only if, not later than 15 days after the date on which the
     waiver is to take effect…" gives 180 days for a waiver; a claim that the date something takes effect can be
-    pushed back by 180 days shares its words with the clause of 15 days. A fact is bound to another clause when, in a
-    sentence holding it, a sibling of its kind (an identifier, date, time, or number with the same unit) in a clause
-    without it shares at least ``BINDING_MARGIN`` more of the claim's other words than the clauses holding it do.
+    pushed back by 180 days shares its words with the clause of 15 days. The same holds across the sentences of the
+    window: "和文文字と欧文文字の間に,標準で\\xkanjiskip で指定されただけのグルーを挿入する … \\kanjiskip の一部と
+    \\xkanjiskip はノードの形で挿入される." names \\kanjiskip, yet gives \\xkanjiskip for the glue between Japanese and
+    Latin letters. A fact is bound to another clause when a sibling of its kind (an identifier, date, time, or number
+    with the same unit) in a clause without it shares at least ``BINDING_MARGIN`` more of the claim's other words than
+    the clauses holding it do, and that clause is in a sentence holding the fact, or every sentence holding the fact
+    names the sibling too. A sentence that names the fact alone says something of it: "TEX provides two primitives
+    \\uppercase and \\lowercase for changing the case of text. … To overcome this problem, LATEX provides the commands
+    \\MakeUppercase …" does give \\MakeUppercase for changing case.
     Clauses end at 、，；; and at a comma before a space (not inside 1,200).
     """
     checked = [f for f in facts if f.kind in ("identifier", "date", "time") or (f.kind == "number" and f.unit)]
     if not checked:
         return None
     words = content_tokens(worded) - content_tokens(" ".join(f.text for f in facts_of(worded)))
-    for start, end in sentence_spans(reading):
-        clauses = [
-            (facts_of(c), plain_text(c), len(words & content_tokens(c))) for c in _CLAUSE_END.split(reading[start:end])
+    sentences = [reading[start:end] for start, end in sentence_spans(reading)]
+    clauses = [
+        (n, facts_of(c), plain_text(c), len(words & content_tokens(c)))
+        for n, sentence in enumerate(sentences)
+        for c in _CLAUSE_END.split(sentence)
+    ]
+    named = [facts_of(sentence) for sentence in sentences]
+    for fact in checked:
+        holding = [(n, score) for n, found, text, score in clauses if fact_found(fact, found, text)]
+        held_in = {n for n, _ in holding}
+        siblings = [
+            (score, other)
+            for n, found, text, score in clauses
+            if not fact_found(fact, found, text)
+            for other in found
+            if other.kind == fact.kind
+            and other.unit == fact.unit
+            and not any(same_fact(other, f) for f in facts)
+            and (n in held_in or all(any(same_fact(other, g) for g in named[h]) for h in held_in))
         ]
-        for fact in checked:
-            holding = [score for found, text, score in clauses if fact_found(fact, found, text)]
-            siblings = [
-                (score, other)
-                for found, text, score in clauses
-                if not fact_found(fact, found, text)
-                for other in found
-                if other.kind == fact.kind and other.unit == fact.unit and not any(same_fact(other, f) for f in facts)
-            ]
-            best = max(siblings, key=lambda item: item[0], default=None)
-            if holding and best is not None and best[0] >= max(holding) + BINDING_MARGIN:
-                return fact, best[1]
+        best = max(siblings, key=lambda item: item[0], default=None)
+        if holding and best is not None and best[0] >= max(score for _, score in holding) + BINDING_MARGIN:
+            return fact, best[1]
     return None
 
 

@@ -458,6 +458,21 @@ def test_a_number_the_sentence_gives_for_another_clause_does_not_verify_the_clai
 
 
 @needs_realdocs
+def test_an_identifier_the_passage_names_beside_the_one_it_describes_does_not_verify_the_claim() -> None:
+    """The pTeX manual says "和文文字と欧文文字の間に,標準で\\xkanjiskip で指定されただけのグルーを挿入する … すでに
+    述べたように,\\kanjiskip の一部と\\xkanjiskip はノードの形で挿入される." Asked which parameter sets the glue between
+    Japanese and Latin letters, the model answered \\kanjiskip citing it and was shown as verified: the name is in the
+    passage, but only beside \\xkanjiskip, and the sentence about that glue names \\xkanjiskip."""
+    chunk = chunk_with("ja_ptex_manual.pdf", "和文文字と欧文文字の間に,標準で\\xkanjiskip", "\\kanjiskip の一部と")
+    question = "pTeXで、和文文字と欧文文字の間に自動で入るグルーの量を指定するパラメータは何ですか？"
+    asked = "和文文字と欧文文字の間に自動で入るグルーの量を指定するパラメータは"
+    wrong = check_claim(f"{asked} \\kanjiskip です。", chunk.text, topic=question)
+    assert not wrong.supported and "\\kanjiskip for something else" in wrong.reason, wrong.reason
+    right = check_claim(f"{asked} \\xkanjiskip です。", chunk.text, topic=question)
+    assert right.supported, right.reason
+
+
+@needs_realdocs
 def test_a_list_item_is_read_with_the_sentence_that_introduces_its_list() -> None:
     """The bill's rule of construction reads "Nothing in this division may be construed— (1) to authorize the Attorney
     General to pursue enforcement, under this section, other than enforcement of subsection (a) or (b);". The item
