@@ -121,3 +121,51 @@ def test_an_english_question_naming_a_japanese_table_finds_the_row_that_answers_
 
     assert hits[0].chunk.source == "docs/ja_digital_agency_machine_readability_rules.csv"
     assert "L3-01" in hits[0].chunk.text
+
+
+def test_a_named_file_s_pages_are_judged_without_the_words_that_name_it() -> None:
+    from rag.ingest.tokenization import make_tokenizer
+
+    names = SourceNames(make_tokenizer("sudachi").tokenize)
+    survey = "docs/ja_openchain_industry_survey_2023_imagetext.pdf"
+    asked = "In the 2023 OpenChain industry survey, what share of respondents said their company is publicly listed?"
+
+    assert names.unnamed(asked, [survey]) == "In the , what share of respondents said their company is publicly listed?"
+    bill = "docs/en_us_bill_hr815_2024.pdf"
+    assert names.unnamed("H.R. 815: who may waive the ban?", [bill]) == ": who may waive the ban?"
+    assert names.unnamed("Summarize the OpenChain industry survey.", [survey]) == ""  # it asks for the whole file
+
+
+SURVEY_PAGES = [
+    "Acme Widget Survey 2023. Results of the Acme widget industry survey, April 2023.",
+    "Acme widget industry survey 2023: how the survey was run. The Acme widget survey was sent to members.",
+    "Acme widget survey 2023 by region: Kanto 40%, Kansai 35%, other 25%.",
+    "Is your organization listed on a stock exchange? Yes 45.9%, No 48.6%, unknown 5.4%.",
+    "How many engineers does your organization employ? Under 100: 30%, 100 to 1000: 50%, over 1000: 20%.",
+]
+
+
+def test_a_question_naming_a_file_finds_the_page_that_answers_it_not_the_pages_repeating_the_name(
+    tmp_path: Path, models_dir: Path, e5_embedder
+) -> None:
+    """The 2023 OpenChain survey's title page and the pages that repeat its name were nearer to "In the 2023 OpenChain
+    industry survey, what share of respondents said their company is publicly listed?" than the page that answers it,
+    which never names the survey: that page ranked below ten others of the same file."""
+    import fitz
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    pdf = fitz.open()
+    for text in SURVEY_PAGES:
+        pdf.new_page().insert_textbox(fitz.Rect(50, 50, 550, 800), text, fontsize=12)
+    pdf.save(docs / "acme_widget_industry_survey_2023.pdf")
+    for name, text in ENGLISH.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=e5_embedder)
+    service.index_paths([docs])
+
+    hits = service.search(
+        "In the 2023 Acme widget industry survey, what share of respondents said their company is publicly listed?"
+    )
+
+    assert hits[0].chunk.page == 4 and "45.9%" in hits[0].chunk.text
