@@ -21,7 +21,7 @@ import shutil
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -269,16 +269,6 @@ class KeywordScores:
             found = found[np.argpartition(-scores[found], k - 1)[:k]]
         order = np.lexsort((found, -scores[found]))  # reproducible order for equal scores
         return [(self._ids[row], float(scores[row])) for row in found[order]]
-
-    def overlaid(self, other: KeywordScores, ids: Iterable[str]) -> KeywordScores:
-        """These scores, with those of ``ids`` taken from ``other`` (another query's scores over the same documents)."""
-        rows = self._rows()
-        picked = np.asarray([rows[cid] for cid in ids if cid in rows], dtype=np.int64)
-        if picked.size == 0:
-            return self
-        scores = self._scores.copy() if self._scores is not None else np.zeros(len(self._ids), dtype=np.float32)
-        scores[picked] = other._scores[picked] if other._scores is not None else 0.0
-        return KeywordScores(self._ids, scores, self._rows)
 
     def of(self, ids: Sequence[str]) -> dict[str, float]:
         """The score of each of ``ids`` (0.0 for a document the query does not match; unknown ids left out).

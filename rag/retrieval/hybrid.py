@@ -10,8 +10,8 @@ import math
 import re
 import threading
 import time
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -39,18 +39,6 @@ OVERFETCH_MARGIN = 1.5
 OVERFETCH_MAX = 1500
 NAMED_SOURCES_SEARCHED = 2  # sources a question names that are searched on their own (the best named first)
 NAMED_SOURCE_K = 5  # nearest chunks taken from each of them
-
-
-@dataclass(frozen=True, slots=True)
-class _NamedSources:
-    """The sources a question names (``rag.retrieval.named_sources``): each one's share of its name words, those
-    searched on their own, the question without their name words (``asked``, "" when too little is left) and, when
-    there is such a question, the chunks it judges instead of the whole question."""
-
-    shares: Mapping[str, float] = field(default_factory=dict)
-    searched: tuple[str, ...] = ()
-    asked: str = ""
-    chunk_ids: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,14 +118,11 @@ class HybridRetriever:
 
         t0 = time.perf_counter()
         query_tokens = search_terms(self._index.tokenizer.tokenize(query))
-        named = self._named(query, query_tokens, keyword) if weight > 0.0 and filters is None else _NamedSources()
         keyword_scores = keyword.score(query_tokens, allowed=mask) if weight < 1.0 else None
-        if keyword_scores is not None and named.chunk_ids:
-            asked_tokens = search_terms(self._index.tokenizer.tokenize(named.asked))
-            keyword_scores = keyword_scores.overlaid(keyword.score(asked_tokens, allowed=mask), named.chunk_ids)
         keyword_hits = keyword_scores.top(candidate_k) if keyword_scores is not None else []
         t1 = time.perf_counter()
         dense_hits: list[tuple[str, float]] = []
+        named: dict[str, float] = {}
         vector = None
         embed_ms = dense_ms = 0.0
         if weight > 0.0:
@@ -145,9 +130,10 @@ class HybridRetriever:
             vector = self._index.embedder.embed_queries([query])[0]
             t2 = time.perf_counter()
             dense_hits = self._dense(vector, candidate_k, filters, mask, keyword)
-            if named.searched:
-                judge = self._index.embedder.embed_queries([named.asked])[0] if named.asked else vector
-                dense_hits = self._with_named_sources(judge, dense_hits, keyword_hits, named)
+            if filters is None:
+                named_by = [*query_tokens, *designations(query)]
+                named = self._source_names.named(keyword.version, self._index.catalog.sources, named_by)
+                dense_hits = self._with_named_sources(vector, dense_hits, named)
             embed_ms, dense_ms = (t2 - t1) * 1e3, (time.perf_counter() - t2) * 1e3
         t3 = time.perf_counter()
         weight = adaptive_weight(weight, query_tokens, keyword_hits)
@@ -156,7 +142,7 @@ class HybridRetriever:
         fused = self._fuse(weight, vector, dense_hits, keyword_hits, keyword_scores, unjudged)
         fused = [f for f in fused if f.chunk_id in chunks]  # readers trust only committed manifest rows
         fused = _boost_entities(query, fused, chunks, s.entity_patterns)
-        fused = _boost_named_sources(fused, chunks, named.shares)
+        fused = _boost_named_sources(fused, chunks, named)
         t4 = time.perf_counter()
         hits, rerank_ms = self._finish(query, fused, chunks, top_k, rerank)
         hits = _collapse_duplicates(hits, self._index, s.near_duplicate_cosine)[:top_k]
@@ -193,39 +179,19 @@ class HybridRetriever:
         found = self._index.vectors.query(vector, k, where=chroma_where(filters))
         return [(cid, score) for cid, score in found if passes(cid)]  # entity lists Chroma cannot express
 
-    def _named(self, query: str, query_tokens: list[str], keyword: KeywordIndex) -> _NamedSources:
-        shares = self._source_names.named(
-            keyword.version, self._index.catalog.sources, [*query_tokens, *designations(query)]
-        )
-        searched = tuple(sorted(shares, key=lambda src: -shares[src])[:NAMED_SOURCES_SEARCHED])
-        asked = self._source_names.unnamed(query, searched) if searched else ""
-        chunk_ids = (
-            frozenset(cid for src in searched for cid in self._index.manifest.chunk_ids_of(src)) if asked else None
-        )
-        return _NamedSources(shares, searched, asked, chunk_ids or frozenset())
-
     def _with_named_sources(
-        self,
-        judge: np.ndarray,
-        dense_hits: list[tuple[str, float]],
-        keyword_hits: list[tuple[str, float]],
-        named: _NamedSources,
+        self, vector: np.ndarray, dense_hits: list[tuple[str, float]], named: dict[str, float]
     ) -> list[tuple[str, float]]:
-        """``dense_hits`` with the ``judge`` vector's nearest chunks inside each searched named source (a few each),
-        best first. The candidates of either retriever among the named chunks (when judged by what the question asks
-        of them) are scored by their cosine with ``judge``."""
+        """``dense_hits`` with the nearest chunks inside each source the question names (a few each), best first."""
         found = dict(dense_hits)
-        for source in named.searched:
+        for source in sorted(named, key=lambda src: -named[src])[:NAMED_SOURCES_SEARCHED]:
             try:
-                inside = self._index.vectors.query(judge, NAMED_SOURCE_K, where={"source": source})
+                inside = self._index.vectors.query(vector, NAMED_SOURCE_K, where={"source": source})
             except IndexError_ as err:  # a busy store: the named source's passages are lifted if found anyway
                 log.warning("Searching inside %s skipped: %s", source, err)
                 continue
-            found.update(inside)
-        candidates = dict.fromkeys([*found, *(cid for cid, _ in keyword_hits)])
-        rejudged = [cid for cid in candidates if cid in named.chunk_ids]
-        for cid, embedding in self._index.vectors.embeddings_of(rejudged).items():
-            found[cid] = float(embedding @ judge)
+            for cid, score in inside:
+                found.setdefault(cid, score)
         return sorted(found.items(), key=lambda item: -item[1])
 
     def _fuse(
@@ -305,7 +271,7 @@ def _scores(f: Fused) -> StageScores:
     return StageScores(f.dense_rank, f.dense_score, f.bm25_rank, f.bm25_score, f.rrf, fused_score=f.score)
 
 
-def _boost_named_sources(fused: list[Fused], chunks: dict[str, Chunk], named: Mapping[str, float]) -> list[Fused]:
+def _boost_named_sources(fused: list[Fused], chunks: dict[str, Chunk], named: dict[str, float]) -> list[Fused]:
     """Candidates from a source the question names (``rag.retrieval.named_sources``) lifted by ``NAME_BOOST``."""
     if not named:
         return fused
@@ -315,8 +281,8 @@ def _boost_named_sources(fused: list[Fused], chunks: dict[str, Chunk], named: Ma
 
 def _boost_entities(query: str, fused: list[Fused], chunks: dict[str, Chunk], patterns: dict[str, str]) -> list[Fused]:
     """Chunks that list an entity the query names come first; those that define it before those that mention it."""
-    named = {kind: set(re.findall(p, query)) for kind, p in patterns.items()}
-    named = {kind: found for kind, found in named.items() if found}
+    named = {field: set(re.findall(p, query)) for field, p in patterns.items()}
+    named = {field: found for field, found in named.items() if found}
     if not named or not fused:
         return fused
     unit = max(f.score for f in fused)
@@ -324,8 +290,8 @@ def _boost_entities(query: str, fused: list[Fused], chunks: dict[str, Chunk], pa
     def boost(f: Fused) -> float:
         chunk = chunks[f.chunk_id]
         extra = 0.0
-        for kind, entities in named.items():
-            listed = set(str(chunk.extra.get(kind, "")).split(","))
+        for field, entities in named.items():
+            listed = set(str(chunk.extra.get(field, "")).split(","))
             for entity in entities & listed:
                 extra += ENTITY_BOOST
                 at_line_start = re.search(rf"^\W*{re.escape(entity)}(?![A-Za-z0-9_])", chunk.text[:200], re.M)

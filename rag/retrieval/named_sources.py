@@ -7,12 +7,6 @@ tokenizer, so "rules" matches "rule") are weighted by how few files' names use t
 a language prefix, weighs nothing). A source is named by a question with the share of its name's weight the
 question's words cover; ``NAMED_SHARE`` or more counts. The retriever then looks for candidates inside a named
 source as well, and lifts its candidates by ``NAME_BOOST`` times that share.
-
-Inside a named source the words that name it tell its passages nothing apart: every page of "the 2023 OpenChain
-industry survey" is that survey, yet the title page, which repeats the name, is nearest to the whole question. So
-its passages are judged by what the question asks of the file: the question without its name words (``unnamed``),
-by both retrievers. On the realdocs golden set (59 questions with an answer) hybrid nDCG@10 / MRR@10 went from
-0.861 / 0.858 to 0.890 / 0.889; the survey's page on listed companies went from below the top 10 to first.
 """
 
 from __future__ import annotations
@@ -24,12 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
-from rag.ingest.tokenization import search_terms
-
 NAMED_SHARE = 0.34
-UNNAMED_MIN_TERMS = 2
-"""A question left with fewer search terms once its name words are gone ("Summarize the survey") asks for the file as
-a whole; its passages are judged by the whole question then."""
 """The share of a file name's weight a question must use for the file to count as named."""
 NAME_BOOST = 1.0
 """Added to a named source's candidates' fused score (times the share named); fused scores lie in [0, 1], so a file
@@ -72,21 +61,6 @@ class SourceNames:
             if share >= NAMED_SHARE:
                 named[source] = share
         return named
-
-    def unnamed(self, query: str, sources: Sequence[str]) -> str:
-        """``query`` without the words that name ``sources`` (their name pieces, as the words they begin, and the
-        designations "H.R. 815" that name ``hr815``); "" when fewer than ``UNNAMED_MIN_TERMS`` search terms are left.
-        """
-        pieces = sorted({p for source in sources for p in name_pieces(source)}, key=len, reverse=True)
-        if not pieces:
-            return ""
-        names = "|".join(re.escape(p) for p in pieces)
-        asked = _DESIGNATION.sub(" ", query)
-        asked = re.sub(rf"(?<![A-Za-z0-9])(?:{names})[A-Za-z]*", " ", asked, flags=re.IGNORECASE)
-        asked = re.sub(r"\s+", " ", asked).strip()
-        if asked == query.strip() or len(search_terms(self._tokenize(asked))) < UNNAMED_MIN_TERMS:
-            return ""
-        return asked
 
     def _weights_for(self, version: str, sources: Callable[[], Sequence[str]]) -> dict[str, dict[str, float]]:
         with self._lock:
