@@ -30,6 +30,7 @@ _SENTENCE_END = re.compile(
     r"|(?<=\bNo\.)\s+(?=[\"'(\[A-Z\u3040-\u9fff])"  # "No. It is not" ends a sentence, "No. 5" does not
 )
 _LINE_BREAK = re.compile(r"[ \t\u3000]*\n\s*")
+_JA_OPENING = "「『（【〈《"
 _JA_LETTER = re.compile("[\u3041-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff々ー]")
 _STOP_WORDS = frozenset(
     "a an the and or but if then than of to in on at by for with from into onto as is are was were be been being "
@@ -113,14 +114,15 @@ def split_sentences(text: str) -> list[str]:
 def _split_lines(text: str) -> list[str]:
     """``text`` cut at its line breaks, except a break inside Japanese text.
 
-    A PDF or slide wraps Japanese mid-sentence ("…取\n得する", even "であれ\n\nば、"): a break with a kana or kanji
-    (or 、) before it and a kana or kanji after it joins the lines; a bullet (・) or anything else after it starts anew.
+    A PDF or slide wraps Japanese mid-sentence ("…取\n得する", even "であれ\n\nば、", "主張される者を\n\n「Y」と"): a
+    break with a kana or kanji (or 、) before it and a kana, a kanji or an opening bracket after it joins the lines; a
+    bullet (・) or anything else after it starts anew.
     """
     pieces: list[str] = []
     start = 0
     for match in _LINE_BREAK.finditer(text):
         before, after = text[match.start() - 1 : match.start()], text[match.end() : match.end() + 1]
-        if (before == "、" or _JA_LETTER.match(before)) and _JA_LETTER.match(after):
+        if (before == "、" or _JA_LETTER.match(before)) and (_JA_LETTER.match(after) or after in _JA_OPENING):
             continue
         pieces.append(text[start : match.start()])
         start = match.end()

@@ -8,6 +8,7 @@ from rag.answers.citations import Passage
 from rag.answers.evidence import SentenceRelevance, rank_sentences
 from rag.models.embedding import Embedder
 from rag.records import Chunk
+from tests.unit.test_claims import chunk_with, needs_realdocs
 
 CHAT = (
     "AA: はじめまして、よろしくお願いいたします。\n"
@@ -82,3 +83,15 @@ def test_a_merged_header_row_with_few_filled_cells_is_not_the_evidence() -> None
         "| 精密機械 | OSS検出ツール研修 | 集合研修 | スライド | 未改定 | 開発者 | 2 |"
     )
     assert answer_sentence("OSS検出ツール研修の教材は改定済みですか？", table).startswith("| 精密機械 |")
+
+
+@needs_realdocs
+def test_a_sentence_a_pdf_wraps_before_a_bracket_is_quoted_whole(e5_embedder: Embedder) -> None:
+    """The MHLW paper, exported with each printed line as a paragraph, says "自らを労働者であると主張する者を「X」、
+    Xにより使用者であると主張される者を\\n\\n「Y」としており、…". Cut at that break, the evidence for "who is the party
+    labelled 'Y'?" quoted "「Y」としており、固有名詞を抽象化する…" without the words that say who Y is."""
+    chunk = chunk_with("ja_mhlw_worker_status_caselaw_method.pdf", "使用者であると主張される者を")
+    passage = Passage(1, chunk, chunk.text)
+    question = "In the MHLW material on worker-status court cases, who is the party labelled 'Y'?"
+    shown = [e.sentence for _score, e in rank_sentences(question, [passage], _relevance(e5_embedder))[:5]]
+    assert any("使用者であると主張される者を" in s and "「Y」としており" in s for s in shown), shown
