@@ -34,6 +34,8 @@ _EN_NOT_NEGATION = re.compile(
 """Bounds and idioms that deny nothing: "not only", "No. 5", "no/not later than 90 days", "not to exceed 180 days"."""
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _JA_CLAUSE_END = re.compile(r"[、,，]")
+_JOINED_DENIAL = re.compile(r"(?:ず|ずに|なく|ないで)\s*$")
+"""A clause that denies and joins the next one as a coordinate statement, not as its condition."""
 _PUNCTUATED_END = re.compile(r"(?<=[。！？!?])\s*|(?<=[.;])\s+")
 _YES_CELLS = frozenset({"yes", "y", "true", "はい", "○", "〇", "◯", "✓", "✔", "有", "あり", "可"})
 _NO_CELLS = frozenset({"no", "n", "false", "いいえ", "×", "✗", "✘", "無", "なし", "不可"})
@@ -78,6 +80,13 @@ def _yes_no_cell(text: str) -> bool | None:
     return None
 
 
+def _without_question_cells(row: str) -> str:
+    """A table row without the cells that ask ("| L1-12 | 【Excel】セルの結合をしていないか | …": a checklist's
+    question asserts nothing, though it holds the claim's words)."""
+    cells = row.split("|")
+    return "|".join(cell if not is_question(cell.strip()) else "" for cell in cells)
+
+
 def _clauses(sentence: str) -> list[str]:
     """The clauses of a Japanese sentence, split at 、 and commas, without its answer particle and closing mark."""
     text = _ANSWER_PARTICLE.sub("", plain_text(sentence)).strip()
@@ -94,7 +103,7 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
     # sentences end at their punctuation here, not at line breaks: a slide or a wrapped PDF line breaks mid-sentence;
     # a table's rows end at their line breaks
     sentences = [
-        line
+        _without_question_cells(line) if is_table_row(line) else line
         for piece in _PUNCTUATED_END.split(evidence)
         for line in (piece.splitlines() if any(map(is_table_row, piece.splitlines())) else [piece])
         if line.strip()
@@ -106,8 +115,13 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
     by_facts = sentences[max(range(len(sentences)), key=held.__getitem__)]
     if across:
         return is_negated(claim) != is_negated(by_facts)
-    closest = max(sentences, key=lambda s: support(claim, s))
-    if support(claim, closest) < POLARITY_MIN_SUPPORT:
+    # a Japanese claim asserts in its last clause: the ones before set its scope ("…ルールでは、") or its condition,
+    # so the sentence compared is the one restating its predicate most (then the whole claim)
+    said = _clauses(claim) if _KANA.search(plain_text(claim)) else []
+    predicate = said[-1] if len(said) > 1 else ""
+    closest = max(sentences, key=lambda s: (support(predicate, s), support(claim, s)))
+    restated = max(support(claim, closest), support(predicate, closest))
+    if restated < POLARITY_MIN_SUPPORT:
         # few words in common, but the sentence holding the claim's facts is what it restates: a table row
         # "| TEEC_RequestCancellation | No |" against "TEEC_RequestCancellation is implemented"
         if not max(held, default=0):
@@ -140,8 +154,10 @@ def clause_polarity(claim: str, sentence: str) -> bool | None:
     candidates = [i for i, fit in enumerate(fits) if fit >= 0.8 * max(fits)]
     if len(candidates) < 2:
         # one clause restated: the sentence is no pair of cases, and its polarity is its main predicate's; a
-        # condition ("改行が含まれていると、…読み取れなくなる") is not what it asserts
-        return None
+        # condition ("改行が含まれていると、…読み取れなくなる") is not what it asserts, but a denial joined to the
+        # next clause is ("セルの結合を行わず、同一内容を各セルに入力すること": do not merge, and enter …)
+        restated = clauses[candidates[0]]
+        return True if candidates[0] < len(clauses) - 1 and _JOINED_DENIAL.search(restated) else None
     # the same predicate for two cases ("行末に配置される場合は…し, 行頭に配置される場合は…しないで"): the cases
     # differ where their condition clauses stop running in parallel, just before the ending they share
     conditions = [clauses[i - 1] if i > 0 else "" for i in candidates]

@@ -17,6 +17,7 @@ from rag.answers.contrast import claimed_terms, contrasted_terms
 from rag.answers.facts import facts_of
 from rag.answers.faithfulness import is_yes_no_question
 from rag.answers.polarity import is_negated
+from rag.answers.replies import Stance, check_reply
 from rag.answers.verification import check_answer
 from rag.ingest.chunking import chunk_document
 from rag.ingest.parsing import parse_file
@@ -470,6 +471,19 @@ def test_an_identifier_the_passage_names_beside_the_one_it_describes_does_not_ve
     assert not wrong.supported and "\\kanjiskip for something else" in wrong.reason, wrong.reason
     right = check_claim(f"{asked} \\xkanjiskip です。", chunk.text, topic=question)
     assert right.supported, right.reason
+
+
+@needs_realdocs
+def test_a_denial_joined_to_the_next_clause_is_what_the_row_asserts() -> None:
+    """The Digital Agency rule L1-12 reads "【Excel】セルの結合をしていないか | … セルの結合を行わず、同一内容を各セル
+    に入力すること。". Asked whether cells may be merged, "はい" was shown as verified: its polarity was read from the
+    checklist's question cell and the sentence's last clause, both without the denial the claim restates."""
+    row = chunk_with("ja_digital_agency_machine_readability_rules.csv", "セルの結合を行わず").text
+    question = "デジタル庁の機械判読ルールでは、Excelでセルの結合はしてもよいですか？"
+    for wrong in (check_reply(Stance.AFFIRMS, question, row), check_claim("セルの結合をしてもよいです。", row)):
+        assert not wrong.supported and wrong.contradicts, wrong.reason
+    for right in (check_reply(Stance.DENIES, question, row), check_claim("セルの結合はしてはいけません。", row)):
+        assert right.supported, right.reason
 
 
 @needs_realdocs
