@@ -81,6 +81,7 @@ def content_tokens(text: str) -> set[str]:
         bigrams = {run} if len(run) == 1 else {run[i : i + 2] for i in range(len(run) - 1)}
         (hiragana if _HIRAGANA_RUN.fullmatch(run) else tokens).update(bigrams)
     for word in _LATIN_WORD.findall(_CJK_RUN.sub(" ", text)):
+        word = word.removesuffix("'s")  # "the bill's enactment" is about the bill
         if word in _STOP_WORDS or (len(word) < 2 and not word.isdigit()):
             continue
         tokens.add(word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word)

@@ -20,13 +20,17 @@ from rag.answers.facts import Fact, facts_of
 from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, markers_of, says_unknown, strip_markers
 from rag.answers.replies import check_reply, stance
 from rag.ingest.lists import opening_lead_in
-from rag.records import Citation, ClaimVerdict
+from rag.records import Citation, ClaimStatus, ClaimVerdict
 
 SHORT_CLAIM_TOKENS = 3
 """A claim with fewer content words ("1954年です") is read together with the question for its wording."""
 
 _MARKER = re.compile(r"\s*\[\d+\]")
 _CLOSING = "。．.！？!?"
+_JOIN = re.compile(r"(,\s+(?:while|whereas|but)\s+|;\s+|(?<=[しり])、|(?<=[すた]が)、|一方で?、)")
+"""Where a sentence joins two statements that may each rest on a passage of their own: ", while", "; ", and in
+Japanese after a continuative (開始し、/ であり、) or an adversative (ですが、), never after a topic (「…は、」 keeps
+its subject with what is said of it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +105,9 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
         context = question if len(content_tokens(plain)) < SHORT_CLAIM_TOKENS else ""
         cited = [n for n in markers_of(sentence) if n in by_n]
         verdict, n, check = _judge(plain, context, cited, passages, given, question)
+        marked, supports = _with_marker(sentence, n), [(n, plain, check)]
+        if verdict.status == "unsupported" and (joined := _judge_parts(sentence, passages, given, question)):
+            verdict, marked, supports = joined
         if main is None:
             if verdict.status == "unsupported":
                 contradiction = _contradiction(plain, context, cited, passages, given, question)
@@ -110,9 +117,10 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
         verdicts.append(verdict)
         if verdict.status == "reattributed":
             attributed, moved = (attributed, moved + 1) if cited else (attributed + 1, moved)
-        pieces.append(_with_marker(sentence, n))
-        if n is not None and check is not None:
-            quotes.setdefault(n, (plain, check.evidence))
+        pieces.append(marked)
+        for m, said, supporting in supports:
+            if m is not None and supporting is not None:
+                quotes.setdefault(m, (said, supporting.evidence))
     pieces.append(answer[cursor:])
     text = "".join(pieces)
     citations = tuple(
@@ -164,6 +172,35 @@ def _judge(
         first_failure = max((c for _, c in checks), key=lambda c: c.support)
     reason = first_failure.reason if first_failure else "no passage to check it against"
     return ClaimVerdict(claim, "unsupported", (), reason), None, None
+
+
+def _judge_parts(
+    sentence: str, passages: Sequence[Passage], given: Sequence[Fact], question: str
+) -> tuple[ClaimVerdict, str, list[tuple[int | None, str, ClaimCheck | None]]] | None:
+    """A sentence joining facts from two passages, judged part by part: "The ban starts 270 days after enactment,
+    while a challenge must be filed within 165 days" holds one deadline from each of two sections, and no passage
+    holds both. It splits where its clauses join (``_JOIN``) when every part states a fact of
+    its own; it is supported when every part is, each part then citing its passage. None when it does not split or
+    a part fails."""
+    parts = _JOIN.split(sentence)
+    texts, joins = parts[::2], parts[1::2]
+    if len(texts) < 2 or not all(facts_of(strip_markers(t)) for t in texts):
+        return None
+    by_n = {p.n: p for p in passages}
+    judged = []
+    for text in texts:
+        plain = strip_markers(text)
+        context = question if len(content_tokens(plain)) < SHORT_CLAIM_TOKENS else ""
+        verdict, n, check = _judge(
+            plain, context, [m for m in markers_of(text) if m in by_n], passages, given, question
+        )
+        if verdict.status == "unsupported":
+            return None
+        judged.append((verdict, n, plain, check))
+    status: ClaimStatus = "verified" if all(v.status == "verified" for v, *_ in judged) else "reattributed"
+    cited = tuple(dict.fromkeys(n for _, n, _, _ in judged if n is not None))
+    marked = "".join(_with_marker(text, n) + join for (_, n, _, _), text, join in zip(judged, texts, [*joins, ""]))
+    return ClaimVerdict(strip_markers(sentence), status, cited), marked, [(n, p, c) for _, n, p, c in judged]
 
 
 def _check(

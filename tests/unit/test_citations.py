@@ -48,6 +48,7 @@ def test_long_sentences_are_clipped_to_240_chars_and_stay_verbatim() -> None:
 def test_tokens_and_sentences_handle_japanese_and_english() -> None:
     assert "返品" in content_tokens("返品は可能")
     assert "the" not in content_tokens("The policy")
+    assert {"bill", "mtower"} <= content_tokens("the bill's enactment, mTower's API")  # not "bill'" nor "mtower'"
     assert support("remote work approval", EN) == 1.0
     assert split_sentences(JA)[:2] == ["返品は購入後30日以内であれば受け付けます。", "返品の際はレシートが必要です。"]
 

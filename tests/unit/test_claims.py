@@ -487,6 +487,32 @@ def test_a_denial_joined_to_the_next_clause_is_what_the_row_asserts() -> None:
 
 
 @needs_realdocs
+def test_a_sentence_joining_facts_from_two_passages_cites_each_part_s_passage() -> None:
+    """Two deadlines of the bill's app division stand in two sections: the prohibition applies 270 days after
+    enactment (subsection (a)(2)) and a challenge to the division must be filed within 165 days (section 3).
+    A sentence stating both was checked against each passage whole, found one number missing from each, and was
+    shown as unsupported."""
+    applies = chunk_with("en_us_bill_hr815_2024.pdf", "beginning on the date that is 270 days after the date of")
+    challenge = chunk_with("en_us_bill_hr815_2024.pdf", "challenge to this division, not later than 165 days")
+    passages = [Passage(1, applies, applies.text), Passage(2, challenge, challenge.text)]
+    question = (
+        "How long after enactment does this subsection apply, and by when must a challenge to the division be filed?"
+    )
+    answer = (
+        "This subsection applies beginning on the date that is 270 days after the date of the enactment of this "
+        "division [1], while a challenge to this division must be filed not later than 165 days after the date of "
+        "the enactment of this division [2]."
+    )
+    checked = check_answer(answer, question, passages)
+    assert [c.status for c in checked.claims] == ["verified"] and not checked.main_claim_failed
+    assert checked.text.count("[1]") == 1 and checked.text.count("[2]") == 1
+    assert "270 days" in checked.text.split("[1]")[0] and "165 days" in checked.text.split("[1]")[1]
+    assert {c.n for c in checked.citations} == {1, 2}
+    one_passage = check_answer(answer.replace("[2]", "[1]"), question, passages[:1])
+    assert one_passage.main_claim_failed  # the 165 days stand nowhere in it
+
+
+@needs_realdocs
 def test_a_list_item_is_read_with_the_sentence_that_introduces_its_list() -> None:
     """The bill's rule of construction reads "Nothing in this division may be construed— (1) to authorize the Attorney
     General to pursue enforcement, under this section, other than enforcement of subsection (a) or (b);". The item
