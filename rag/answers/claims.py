@@ -193,7 +193,7 @@ def check_claim(
     """
     stated = facts_of(claim)
     facts = tuple(f for f in stated if not any(same_fact(f, g) for g in given))
-    premised = tuple(f for f in stated if f.kind == "identifier" and f not in facts)
+    premised = tuple(f for f in stated if f.kind in ("identifier", "name") and f not in facts)
     anchored = any(_anchors(f) for f in facts)
     worded = f"{context} {claim}" if context else claim
     language = detect_language(claim)
@@ -333,14 +333,24 @@ def _bound_elsewhere(facts: Sequence[Fact], worded: str, reading: str) -> tuple[
 
 
 def _about_another(premise: Fact, window_facts: tuple[Fact, ...], reading: str) -> bool:
-    """Whether the evidence names a sibling of the question's identifier instead of it: a premise restated by the
-    claim needs no proof where the evidence leaves its subject implicit, but "| TEEC_InitializeContext | Yes |" is
-    no evidence about TEEC_RequestCancellation (siblings share the prefix before ``_``, ``.``, ``:`` or ``(``)."""
-    family = _family(premise.value)
-    siblings = [f for f in window_facts if f.kind == premise.kind and family and _family(f.value) == family]
+    """Whether the evidence names a sibling of the question's identifier or name instead of it: a premise restated
+    by the claim needs no proof where the evidence leaves its subject implicit, but "| TEEC_InitializeContext | Yes |"
+    is no evidence about TEEC_RequestCancellation (siblings share the prefix before ``_``, ``.``, ``:`` or ``(``),
+    and a deadline the Secretary of the Treasury is given none about the Secretary of State (names of several words
+    share their first)."""
+    family = _family(premise.value) if premise.kind == "identifier" else _first_word(premise.value)
+    of_family = _family if premise.kind == "identifier" else (lambda name: name.split()[0].casefold())
+    siblings = [f for f in window_facts if f.kind == premise.kind and family and of_family(f.value) == family]
     return any(not same_fact(f, premise) for f in siblings) and not fact_found(
         premise, window_facts, plain_text(reading)
     )
+
+
+def _first_word(name: str) -> str:
+    """The first word of a name of several words (``Secretary`` of ``Secretary of State``); "" for a one-word name,
+    which has no siblings to be told from."""
+    words = name.split()
+    return words[0].casefold() if len(words) > 1 else ""
 
 
 def _family(identifier: str) -> str:

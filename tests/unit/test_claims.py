@@ -513,6 +513,23 @@ def test_a_sentence_joining_facts_from_two_passages_cites_each_part_s_passage() 
 
 
 @needs_realdocs
+def test_a_premise_naming_one_office_is_not_proved_by_a_passage_about_another() -> None:
+    """Asked when the Secretary of State must first report on transferred Russian assets, the model answered 90 days
+    and cited the section where, within 90 days, the President must have financial institutions notify the
+    Secretary of the Treasury. "Secretary of State" is the asker's premise, so the claim did not need it in the
+    passage, and it was shown as verified there; section 106, where the Secretary of State reports, went uncited."""
+    president = chunk_with("en_us_bill_hr815_2024.pdf", "the President shall, by means of such instructions")
+    report = chunk_with("en_us_bill_hr815_2024.pdf", "SEC. 106. REPORT ON USE OF TRANSFERRED RUSSIAN")
+    passages = [Passage(1, president, president.text), Passage(2, report, report.text)]
+    question = "How many days after enactment must the Secretary of State first report on transferred Russian assets?"
+    checked = check_answer(
+        "The Secretary of State must first report 90 days after the enactment [1].", question, passages
+    )
+    assert [(c.status, c.cited) for c in checked.claims] == [("reattributed", (2,))]
+    assert [c.n for c in checked.citations] == [2] and "Secretary of State" in checked.citations[0].quote
+
+
+@needs_realdocs
 def test_a_list_item_is_read_with_the_sentence_that_introduces_its_list() -> None:
     """The bill's rule of construction reads "Nothing in this division may be construed— (1) to authorize the Attorney
     General to pursue enforcement, under this section, other than enforcement of subsection (a) or (b);". The item
