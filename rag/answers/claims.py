@@ -26,7 +26,7 @@ claim. A question in the evidence asserts nothing, so it supports nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rag.answers.contrast import claimed_terms, contrasted_terms
@@ -338,19 +338,20 @@ def _about_another(premise: Fact, window_facts: tuple[Fact, ...], reading: str) 
     is no evidence about TEEC_RequestCancellation (siblings share the prefix before ``_``, ``.``, ``:`` or ``(``),
     and a deadline the Secretary of the Treasury is given none about the Secretary of State (names of several words
     share their first)."""
-    family = _family(premise.value) if premise.kind == "identifier" else _first_word(premise.value)
-    of_family = _family if premise.kind == "identifier" else (lambda name: name.split()[0].casefold())
+    of_family: Callable[[str], str]
+    if premise.kind == "identifier":
+        family, of_family = _family(premise.value), _family
+    else:  # a one-word name has no siblings to be told from
+        family, of_family = (_head(premise.value) if " " in premise.value else ""), _head
     siblings = [f for f in window_facts if f.kind == premise.kind and family and of_family(f.value) == family]
     return any(not same_fact(f, premise) for f in siblings) and not fact_found(
         premise, window_facts, plain_text(reading)
     )
 
 
-def _first_word(name: str) -> str:
-    """The first word of a name of several words (``Secretary`` of ``Secretary of State``); "" for a one-word name,
-    which has no siblings to be told from."""
-    words = name.split()
-    return words[0].casefold() if len(words) > 1 else ""
+def _head(name: str) -> str:
+    """The first word of a name, which the names of its siblings share (``secretary`` of ``Secretary of State``)."""
+    return name.split()[0].casefold() if name.strip() else ""
 
 
 def _family(identifier: str) -> str:

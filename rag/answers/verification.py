@@ -179,9 +179,9 @@ def _judge_parts(
 ) -> tuple[ClaimVerdict, str, list[tuple[int | None, str, ClaimCheck | None]]] | None:
     """A sentence joining facts from two passages, judged part by part: "The ban starts 270 days after enactment,
     while a challenge must be filed within 165 days" holds one deadline from each of two sections, and no passage
-    holds both. It splits where its clauses join (``_JOIN``) when every part states a fact of
-    its own; it is supported when every part is, each part then citing its passage. None when it does not split or
-    a part fails."""
+    holds both. It splits where its clauses join (``_JOIN``) when every part states a fact of its own, and is
+    supported when every part is, each part then citing its own passage. None when it does not split or a part
+    fails."""
     parts = _JOIN.split(sentence)
     texts, joins = parts[::2], parts[1::2]
     if len(texts) < 2 or not all(facts_of(strip_markers(t)) for t in texts):
