@@ -18,6 +18,7 @@ from rag.answers.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote_for
 from rag.answers.claims import ClaimCheck, check_claim, premises
 from rag.answers.facts import Fact, facts_of
 from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, markers_of, says_unknown, strip_markers
+from rag.answers.prompts import detect_language
 from rag.answers.replies import check_reply, stance
 from rag.ingest.lists import opening_lead_in
 from rag.records import Citation, ClaimStatus, ClaimVerdict
@@ -26,6 +27,7 @@ SHORT_CLAIM_TOKENS = 3
 """A claim with fewer content words ("1954年です") is read together with the question for its wording."""
 
 _MARKER = re.compile(r"\s*\[\d+\]")
+_KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
 _CLOSING = "。．.！？!?"
 _JOIN = re.compile(r"(,\s+(?:while|whereas|but)\s+|;\s+|(?<=[しり])、|(?<=[すた]が)、|一方で?、)")
 """Where a sentence joins two statements that may each rest on a passage of their own: ", while", "; ", and in
@@ -108,6 +110,9 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
         marked, supports = _with_marker(sentence, n), [(n, plain, check)]
         if verdict.status == "unsupported" and (joined := _judge_parts(sentence, passages, given, question)):
             verdict, marked, supports = joined
+        if verdict.status != "unsupported" and (unread := _unmentioned(plain, question, passages)):
+            verdict = ClaimVerdict(plain, "unsupported", (), "no passage mentions " + ", ".join(unread))
+            marked, supports = _with_marker(sentence, None), []
         if main is None:
             if verdict.status == "unsupported":
                 contradiction = _contradiction(plain, context, cited, passages, given, question)
@@ -172,6 +177,21 @@ def _judge(
         first_failure = max((c for _, c in checks), key=lambda c: c.support)
     reason = first_failure.reason if first_failure else "no passage to check it against"
     return ClaimVerdict(claim, "unsupported", (), reason), None, None
+
+
+def _unmentioned(claim: str, question: str, passages: Sequence[Passage]) -> list[str]:
+    """Katakana words a Japanese claim takes from the question that no Japanese passage holds. Asked for the
+    primitive that adds ruby (ルビ) in pTeX, "…ルビを付けるためのプリミティブは「\\accent」です" cited a sentence on
+    \\accent holding enough of the question's other words (文字, プリミティブ), and no passage speaks of ruby. Only
+    katakana: a term borrowed in katakana is written the same wherever it is meant, where kanji words and English
+    ones are paraphrased ("cuts" for "splits")."""
+    if detect_language(claim) != "ja":
+        return []
+    read = [p.chunk.text for p in passages if detect_language(p.chunk.text) == "ja"]
+    if not read:
+        return []
+    asked = set(_KATAKANA_WORD.findall(claim)) & set(_KATAKANA_WORD.findall(question))
+    return sorted(w for w in asked if not any(w in text for text in read))
 
 
 def _judge_parts(

@@ -530,6 +530,25 @@ def test_a_premise_naming_one_office_is_not_proved_by_a_passage_about_another() 
 
 
 @needs_realdocs
+def test_a_claim_about_a_term_no_passage_mentions_is_not_verified() -> None:
+    """The pTeX manual has no ruby primitive. Asked for one, the model answered \\accent and cited "\\accent
+    プリミティブにおいても,アクセントの部分に和文文字の内部コードを指定できる…": 文字 and プリミティブ were there,
+    ルビ (ruby) nowhere, and the answer was shown as verified."""
+    accent = chunk_with("ja_ptex_manual.pdf", "\\accent プリミティブにおいても")
+    passages = [Passage(1, accent, accent.text)]
+    question = "pTeXで文字にルビ（振り仮名）を付けるためのプリミティブは何ですか？"
+    wrong = check_answer(
+        "pTeXで文字にルビ（振り仮名）を付けるためのプリミティブは「\\accent」です[1]。", question, passages
+    )
+    assert [c.status for c in wrong.claims] == ["unsupported"] and "ルビ" in wrong.claims[0].reason
+    asked = "pTeXの\\accentプリミティブでは、アクセントの部分に和文文字を指定できますか？"
+    right = check_answer(
+        "\\accent プリミティブでは、アクセントの部分に和文文字の内部コードを指定できます[1]。", asked, passages
+    )
+    assert [c.status for c in right.claims] == ["verified"]
+
+
+@needs_realdocs
 def test_a_list_item_is_read_with_the_sentence_that_introduces_its_list() -> None:
     """The bill's rule of construction reads "Nothing in this division may be construed— (1) to authorize the Attorney
     General to pursue enforcement, under this section, other than enforcement of subsection (a) or (b);". The item
