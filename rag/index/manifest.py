@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.records import Chunk, VersionEntry
+from rag.wal import open_wal
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sources (
@@ -96,9 +97,7 @@ class Manifest:
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
         if db is None:
-            db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
+            db = open_wal(self.path, timeout_s=30)
             self._local.db = db
         return db
 

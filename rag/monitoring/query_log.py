@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from rag.records import LATENCY_STAGES, QUERY_KINDS, QueryEvent
+from rag.wal import open_wal
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +58,7 @@ class QueryLog:
             # so two threads' first records could lose one row to "database is locked"
             with _SETUP_LOCK:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=NORMAL")
+                db = open_wal(self.path, timeout_s=BUSY_TIMEOUT_MS / 1000)
                 db.executescript(_SCHEMA)
             self._local.db = db
         return db

@@ -70,3 +70,27 @@ def test_two_writers_and_eight_readers(settings, minilm_embedder, tmp_path: Path
     assert len(reader.sources()) == 10
     ids = store_ids(settings.storage)
     assert ids.manifest == ids.chroma == ids.bm25
+
+
+def test_a_file_another_connection_holds_is_switched_to_wal_once_it_is_free(tmp_path: Path) -> None:
+    """A second ``rag index`` started beside a first one lost a worker to "database is locked" on the switch to WAL
+    (seen once in the full suite). ``open_wal`` waits, and retries, until the other connection lets the file go."""
+    import sqlite3
+    import time
+
+    from rag.wal import open_wal
+
+    path = tmp_path / "manifest.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("CREATE TABLE meta (key TEXT)")
+    holder.execute("BEGIN EXCLUSIVE")
+    released = threading.Timer(0.5, lambda: holder.execute("COMMIT"))
+    released.start()
+    started = time.monotonic()
+    db = open_wal(path, timeout_s=10)
+    waited = time.monotonic() - started
+    released.join()
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert waited >= 0.4  # it waited for the holder instead of failing
+    db.close()
+    holder.close()
