@@ -17,7 +17,14 @@ from dataclasses import dataclass
 from rag.answers.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote_for, closed_sentence_spans
 from rag.answers.claims import ClaimCheck, check_claim, premises
 from rag.answers.facts import Fact, facts_of
-from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, markers_of, says_unknown, strip_markers
+from rag.answers.faithfulness import (
+    SUPPORT_THRESHOLD,
+    content_tokens,
+    is_question,
+    markers_of,
+    says_unknown,
+    strip_markers,
+)
 from rag.answers.prompts import detect_language
 from rag.answers.replies import check_reply, stance
 from rag.ingest.lists import opening_lead_in
@@ -256,7 +263,10 @@ def _contradiction(
     claim: str, context: str, cited: list[int], passages: Sequence[Passage], given: Sequence[Fact], topic: str
 ) -> Contradiction | None:
     """The first passage (those the claim cites first) that states the claim's opposite, with the sentence(s) that
-    say so clipped for quoting; None when none does."""
+    say so clipped for quoting; None when none does, or when the "claim" asks instead of stating: a model that copies
+    a checklist's question ("データが分断されていないか") has said nothing a passage could contradict."""
+    if is_question(claim):
+        return None
     for passage in sorted(passages, key=lambda p: (p.n not in cited, p.n)):
         check = _check(claim, passage, context, given, topic)
         if check.contradicts:

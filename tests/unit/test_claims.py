@@ -549,6 +549,18 @@ def test_a_claim_about_a_term_no_passage_mentions_is_not_verified() -> None:
 
 
 @needs_realdocs
+def test_a_reply_that_copies_a_checklist_question_is_contradicted_by_nothing() -> None:
+    """Asked whether one cell may hold several values, the model replied with rule L1-03's name, "データが分断されて
+    いないか" (a checklist's question). Read as a denial, it was "contradicted" by the rule's body, and the answer led
+    with "はい。下の資料は LLM の回答と逆のことを述べています。": a yes that nothing in the rules says."""
+    rules = chunk_with("ja_digital_agency_machine_readability_rules.csv", "データが分断されていないか")
+    passages = [Passage(1, rules, rules.text)]
+    question = "デジタル庁の機械判読ルールでは、1つのセルに複数のデータを入れてもよいですか？"
+    checked = check_answer("データが分断されていないか [1]", question, passages)
+    assert checked.main_claim_failed and checked.contradiction is None
+
+
+@needs_realdocs
 def test_a_list_item_is_read_with_the_sentence_that_introduces_its_list() -> None:
     """The bill's rule of construction reads "Nothing in this division may be construed— (1) to authorize the Attorney
     General to pursue enforcement, under this section, other than enforcement of subsection (a) or (b);". The item
