@@ -111,7 +111,7 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
             verdicts.append(ClaimVerdict(plain, "not_checked", tuple(n for n in markers_of(sentence) if n in by_n)))
             pieces.append(sentence)
             continue
-        context = question if len(content_tokens(plain)) < SHORT_CLAIM_TOKENS else ""
+        context = _context(plain, question)
         cited = [n for n in markers_of(sentence) if n in by_n]
         verdict, n, check = _judge(plain, context, cited, passages, given, question)
         marked, supports = _with_marker(sentence, n), [(n, plain, check)]
@@ -145,6 +145,11 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
     main = main or (judged[0] if judged else None)
     main_failed = main is not None and (main.status == "unsupported" or 2 * len(failed) > len(judged))
     return CheckedAnswer(text.strip(), citations, tuple(verdicts), main_failed, attributed, moved, contradiction)
+
+
+def _context(claim: str, question: str) -> str:
+    """The words a claim is read with: the question's, for a claim too short to say what it is about."""
+    return question if len(content_tokens(claim)) < SHORT_CLAIM_TOKENS else ""
 
 
 def _is_claim(sentence: str, question: str) -> bool:
@@ -217,7 +222,7 @@ def _judge_parts(
     judged = []
     for text in texts:
         plain = strip_markers(text)
-        context = question if len(content_tokens(plain)) < SHORT_CLAIM_TOKENS else ""
+        context = _context(plain, question)
         verdict, n, check = _judge(
             plain, context, [m for m in markers_of(text) if m in by_n], passages, given, question
         )
