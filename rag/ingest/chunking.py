@@ -4,7 +4,8 @@ Structure first, then size: a heading starts a new chunk and paragraphs of one s
 packed together up to ``settings.chunk_size_for(doc_type)`` characters, split at paragraph, line and
 sentence ends (``。．！？.!?``) where possible, with up to ``settings.chunk_overlap`` characters repeated
 from the previous chunk. Tables are their own chunks (split by rows, header repeated); JSON records
-are one chunk each unless too long; chat turns are packed, whole, into chunks of one conversation.
+are one chunk each unless too long (then every piece names its record); chat turns are packed, whole, into chunks of
+one conversation.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from rag.ingest.lists import LEAD_IN_KEY, is_list_item, open_lead_in
 from rag.ingest.metadata import detect_language, extract_entities
 from rag.ingest.parsing.dialogue import DIALOGUE_ID, TURN_SPEAKER, chat_metadata
-from rag.ingest.parsing.records import RECORD_NO
+from rag.ingest.parsing.records import RECORD_LABEL, RECORD_NO
 from rag.records import Block, Chunk, ChunkType, ParsedDocument, Scalar
 from rag.settings import Settings
 
@@ -220,8 +221,7 @@ def _pieces(blocks: Iterable[Block], size: int, overlap: int) -> Iterator[_Piece
                 yield _Piece(part, "table", block.page, block.section, dict(block.metadata))
         elif RECORD_NO in block.metadata:
             yield from flush()
-            for part in split_text(block.text, size, overlap):
-                yield _Piece(part, "record", block.page, block.section, dict(block.metadata))
+            yield from _record_pieces(block, size, overlap)
         else:
             if turns or (block.page, block.section) != key or block.kind == "heading":
                 yield from flush()
@@ -235,6 +235,19 @@ def _pieces(blocks: Iterable[Block], size: int, overlap: int) -> Iterator[_Piece
                 waiting.clear()
                 started = True
     yield from flush()
+
+
+def _record_pieces(block: Block, size: int, overlap: int) -> Iterator[_Piece]:
+    """A record in pieces of at most ``size``; a piece after the first starts with the line naming the record
+    (``RECORD_LABEL``), so a piece holding only "demographic_information.region_of_residence: Hyogo" still says whose
+    it is."""
+    label = str(block.metadata.get(RECORD_LABEL, ""))
+    parts = split_text(block.text, size, overlap)
+    if label and len(parts) > 1 and len(label) < size // 4:
+        first, *rest = split_text(block.text, size - len(label) - 1, overlap)
+        parts = [first] + [part if part.startswith(label + "\n") else f"{label}\n{part}" for part in rest]
+    for part in parts:
+        yield _Piece(part, "record", block.page, block.section, dict(block.metadata))
 
 
 def _starts_with_item(text: str) -> bool:

@@ -7,9 +7,10 @@ import os
 from pathlib import Path
 
 import pytest
-from docmaker import JA_PARAGRAPHS, Slide, inflate_part, make_docx, make_pdf, make_pptx, make_xlsx
+from docmaker import JA_PARAGRAPHS, Slide, inflate_part, make_docx, make_jsonl, make_pdf, make_pptx, make_xlsx
 
 from rag.errors import DocumentReadError
+from rag.ingest.chunking import chunk_document
 from rag.ingest.parsing import SUPPORTED_EXTENSIONS, parse_file
 from rag.ingest.text_cleanup import find_margin_lines
 from rag.service import RagService
@@ -148,3 +149,23 @@ def test_real_json_records_keep_their_nesting_readable(tmp_path: Path) -> None:
     path = tmp_path / "config.json"
     path.write_text(json.dumps({"service": {"name": "auth", "ports": [80, 443]}}), encoding="utf-8")
     assert parse_file(path, SETTINGS).blocks[0].text == "service.name: auth\nservice.ports: 80\nservice.ports: 443"
+
+
+def test_every_chunk_of_a_long_record_says_which_record_it_is(tmp_path: Path) -> None:
+    """A profile too long for one chunk: the chunk holding where the person lives still names the person."""
+    scores = {f"score_{n:02d}": n / 7 for n in range(60)}
+    people = [
+        {"interlocutor_id": who, "persona": [f"{who} の自己紹介です。"], "personality": scores,
+         "demographic_information": {"gender": "Female", "region_of_residence": region}}
+        for who, region in (("AA", "Osaka"), ("AB", "Hyogo"))
+    ]  # fmt: skip
+    path = make_jsonl(tmp_path / "profiles.jsonl", people)
+    chunks = chunk_document(
+        parse_file(path, SETTINGS), source=path.name, rel_path=path.name, doc_type="records", settings=SETTINGS
+    )
+    assert len(chunks) > 2
+    residence = [c.text for c in chunks if "region_of_residence" in c.text]
+    assert [text.split("\n")[0] for text in residence] == ["interlocutor_id: AA", "interlocutor_id: AB"]
+    assert "demographic_information.region_of_residence: Hyogo" in residence[1]
+    assert all(c.text.startswith("interlocutor_id: A") for c in chunks)
+    assert all(len(c.text) <= SETTINGS.chunk_size_for("records") for c in chunks)

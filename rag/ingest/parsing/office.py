@@ -19,6 +19,7 @@ from openpyxl.utils.exceptions import InvalidFileException
 from rag.errors import DocumentReadError
 from rag.ingest.metadata import iso_date
 from rag.ingest.parsing.tabular import render_markdown_table, table_blocks
+from rag.ingest.parsing.word_lists import WordListNumbers
 from rag.ingest.text_cleanup import normalize_text
 from rag.records import Block, ParsedDocument
 
@@ -78,6 +79,8 @@ def _docx_table(table: Table) -> str:
 def parse_docx(path: Path, date: str) -> ParsedDocument:
     """Read a DOCX: paragraphs in order, ``Heading N`` / ``Title`` styles as sections, tables as markdown.
 
+    A list paragraph starts with the number or bullet Word prints for it (``rag.ingest.parsing.word_lists``).
+
     Args:
         path: the file.
         date: fallback date (file mtime) when the core properties carry none.
@@ -92,9 +95,11 @@ def parse_docx(path: Path, date: str) -> ParsedDocument:
         title = normalize_text(props.title or "")
         blocks: list[Block] = []
         section = ""
+        numbers = WordListNumbers.of(document)
         for item in document.iter_inner_content():
             if isinstance(item, Paragraph):
-                text = normalize_text(item.text)
+                label = numbers.label(item)  # counted even when the paragraph is empty, as Word counts it
+                text = normalize_text(f"{label} {item.text}" if label and item.text.strip() else item.text)
                 if not text:
                     continue
                 if _is_heading(item):

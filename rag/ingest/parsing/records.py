@@ -25,6 +25,9 @@ from rag.settings import Settings
 
 RECORD_NO = "record_no"
 """Block/Chunk metadata key marking a record block: its 1-based number (JSONL: its line number)."""
+RECORD_LABEL = "record_label"
+"""Block/Chunk metadata key: the ``key: value`` line that says which record a flattened record's text is
+(``interlocutor_id: AB``); the chunker repeats it at the top of every later chunk of a record too long for one."""
 RECORD_SHOWN = "record_shown"
 """Block/Chunk metadata key holding a record's ``settings.json_shown_fields`` whole, as a JSON object (what
 ``similar`` returns to build a prompt from; not compacted, not embedded unless also a text field)."""
@@ -32,7 +35,7 @@ RECORD_SHOWN = "record_shown"
 # Chunk.metadata() keys a record field must not overwrite; such fields are stored as "record_<name>".
 _RESERVED = frozenset(
     {"source", "rel_path", "doc_type", "section", "page", "total_pages", "date", "content_hash",
-     "chunk_index", "chunk_type", "language", "chunk_id", RECORD_NO, RECORD_SHOWN}
+     "chunk_index", "chunk_type", "language", "chunk_id", RECORD_NO, RECORD_SHOWN, RECORD_LABEL}
 )  # fmt: skip
 
 
@@ -51,6 +54,19 @@ def _lookup(record: dict[str, Any], field: str) -> Any:
             return None
         value = value[part]
     return value
+
+
+_NAMING_KEY = re.compile(r"(?:^|[._\-\s])(?:id|identifier|name|title|key|code|no|number)$", re.IGNORECASE)
+
+
+def record_label(lines: list[str]) -> str:
+    """The line naming a flattened record: its first field called like an id or a name (``interlocutor_id``,
+    ``user.name``, ``title``), else its first line."""
+    for line in lines:
+        key = line.split(": ", 1)[0]
+        if ": " in line and _NAMING_KEY.search(key):
+            return line
+    return lines[0] if lines else ""
 
 
 def _as_text(value: Any) -> str:
@@ -108,11 +124,13 @@ def record_blocks(
     seen_keys: dict[str, None] = {}
     missing = 0
     for number, record in records:
+        lines: list[str] = []  # a flattened record's key: value lines
         if isinstance(record, str):
             text, meta = record, dict[str, Scalar]()
         elif isinstance(record, dict):
             if flatten:
-                text = "\n".join(flatten_record(record))
+                lines = flatten_record(record)
+                text = "\n".join(lines)
             else:
                 text = "\n\n".join(t for f in settings.json_text_fields if (t := _as_text(_lookup(record, f)).strip()))
             meta = {}
@@ -130,14 +148,17 @@ def record_blocks(
             continue
         if settings.json_shown_fields:
             meta[RECORD_SHOWN] = shown_fields(record, settings.json_shown_fields)
+        if label := normalize_text(record_label(lines)):
+            meta[RECORD_LABEL] = label
         meta[RECORD_NO] = number
         rows.append((text, meta))
     blocks = []
     for text, meta in rows:
         full: dict[str, Scalar] = {key: meta.get(key, "") for key in seen_keys}
         full[RECORD_NO] = meta[RECORD_NO]
-        if RECORD_SHOWN in meta:
-            full[RECORD_SHOWN] = meta[RECORD_SHOWN]
+        for kept in (RECORD_SHOWN, RECORD_LABEL):
+            if kept in meta:
+                full[kept] = meta[kept]
         section = str(full.get("title", ""))
         blocks.append(Block(text=text, section=section, metadata=full))
     return blocks, missing
