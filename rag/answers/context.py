@@ -2,25 +2,35 @@
 
 The budget is in characters and, for a model that reads slowly (the embedded CPU model), in estimated tokens
 (``rag.answers.context_window``): a short chunk is widened with its neighbours' text, a long one keeps the sentences
-the question is about.
+the question is about, and a chunk that announces the table after it ("Table below gives a listing of API functions
+for Normal World.") brings that table as the next passage.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rag.answers.citations import Passage
 from rag.answers.context_window import estimate_tokens, fits, focus
 from rag.answers.prompts import format_passage
 from rag.errors import LLMError
 from rag.llm.base import LLMBackend
-from rag.records import Hit
+from rag.records import Chunk, Hit
 from rag.settings import Settings
 
 MIN_PASSAGE_CHARS = 200
 MIN_PASSAGE_TOKENS = 60
 NEIGHBOUR_CHARS = 200
 SHORT_CHUNK_CHARS = 300
+
+ANNOUNCES_TABLE = re.compile(
+    r"\b(?:tables?|chart)\s+(?:below|that follows)\b|\b(?:following|below)\s+tables?\b|\bas\s+follows\b"
+    r"|(?:下|次|以下)の(?:表|一覧)|下表|表\s*\d*\s*に(?:示す|まとめ)|(?:次|以下)のとおり",
+    re.IGNORECASE,
+)
+"""Words by which a text points at the table after it: "Table below gives…", "the following table", "下表", "次の表"."""
 
 
 def has_basis(hits: Sequence[Hit], settings: Settings) -> bool:
@@ -54,7 +64,9 @@ def build_context(
     CPU model by default), ``settings.context_token_budget(backend_name)`` estimated tokens, headers included.
     Hits the reranker scored below its threshold are left out, as are repeated chunks. A short chunk gets some
     of its neighbours' text around it, so the model sees a complete thought; a chunk longer than what is left
-    of the budget keeps the sentences the question is about (``rag.answers.context_window.focus``).
+    of the budget keeps the sentences the question is about (``rag.answers.context_window.focus``). A chunk that
+    points at the table after it brings that table as the next passage (``announced_table``), its rows chosen by the
+    question when it is too long.
 
     Args:
         question: the user's question.
@@ -84,9 +96,10 @@ def build_context(
         if passages and too_little:
             break
         text = hit.chunk.text.strip()
+        table = announced_table(hit)
         if len(text) < SHORT_CHUNK_CHARS:
             before = hit.context_before.strip()[-NEIGHBOUR_CHARS:]
-            after = hit.context_after.strip()[:NEIGHBOUR_CHARS]
+            after = "" if table is not None else hit.context_after.strip()[:NEIGHBOUR_CHARS]
             widened = "\n".join(part for part in (before and f"…{before}", text, after and f"{after}…") if part)
             text = widened if fits(widened, chars_left, tokens_left) else text
         text = focus(question, text, chars_left, tokens_left)
@@ -94,7 +107,27 @@ def build_context(
         passages.append(Passage(len(passages) + 1, hit.chunk, text, hit.score))
         used_chars += len(text)
         used_tokens += estimate_tokens(text) + header_tokens
+        if table is None or table.chunk_id in seen:
+            continue
+        chars_left = char_budget - used_chars
+        header_tokens = _header_tokens(len(passages) + 1, replace(hit, chunk=table))
+        tokens_left = None if token_budget is None else token_budget - used_tokens - header_tokens
+        if chars_left < MIN_PASSAGE_CHARS or (tokens_left is not None and tokens_left < MIN_PASSAGE_TOKENS):
+            continue
+        shown = focus(question, table.text.strip(), chars_left, tokens_left)
+        seen.add(table.chunk_id)
+        passages.append(Passage(len(passages) + 1, table, shown, hit.score))
+        used_chars += len(shown)
+        used_tokens += estimate_tokens(shown) + header_tokens
     return passages
+
+
+def announced_table(hit: Hit) -> Chunk | None:
+    """The table chunk right after ``hit``'s chunk in its source, when the hit's text points at it."""
+    following = hit.following
+    if following is None or following.chunk_type != "table" or following.source != hit.chunk.source:
+        return None
+    return following if ANNOUNCES_TABLE.search(hit.chunk.text) else None
 
 
 def reading_rate(backend: LLMBackend) -> float | None:

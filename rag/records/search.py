@@ -40,6 +40,7 @@ class Hit:
     context_before: str = ""
     context_after: str = ""
     base: str = "default"  # the knowledge base it was found in
+    following: Chunk | None = None  # the source's next chunk (whose text is context_after), when it was looked up
 
 
 @dataclass(frozen=True, slots=True)

@@ -246,8 +246,13 @@ class HybridRetriever:
     def _with_context(self, hit: Hit) -> Hit:
         around = self._index.catalog.neighbours(hit.chunk.chunk_id, 1)
         before = [c.text for c in around if c.chunk_index < hit.chunk.chunk_index]
-        after = [c.text for c in around if c.chunk_index > hit.chunk.chunk_index]
-        return replace(hit, context_before="\n".join(before), context_after="\n".join(after))
+        following = [c for c in around if c.chunk_index > hit.chunk.chunk_index]
+        return replace(
+            hit,
+            context_before="\n".join(before),
+            context_after="\n".join(c.text for c in following),
+            following=following[0] if following else None,
+        )
 
 
 def _other_language(query: str, dense_hits: list[tuple[str, float]], chunks: dict[str, Chunk]) -> set[str]:

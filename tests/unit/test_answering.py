@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import pytest
+from test_claims import REALDOCS, needs_realdocs
 
 from rag.answers.context import build_context, has_basis
 from rag.answers.context_window import estimate_tokens
 from rag.answers.draft import AnswerDraft, answer_question
 from rag.answers.prompts import answer_messages
 from rag.errors import LLMUnavailableError
+from rag.models.embedding import MINILM_OFFLINE
 from rag.records import Chunk, Hit, StageScores
 from rag.settings import Settings
 from tests.scripted_llm import ScriptedLLM
@@ -28,7 +31,7 @@ SECURITY = "Laptops must be encrypted. Lost devices must be reported to IT withi
 
 
 def hit(
-    text: str, source: str, page: int | None = 1, score: float = 1.0, rerank: float | None = None, **kw: str
+    text: str, source: str, page: int | None = 1, score: float = 1.0, rerank: float | None = None, **kw: Any
 ) -> Hit:
     chunk_id = hashlib.sha256(f"{source}{page}{text}".encode()).hexdigest()[:16]
     chunk = Chunk(chunk_id=chunk_id, text=text, source=source, page=page, section=kw.pop("section", ""))
@@ -347,3 +350,51 @@ def test_a_model_that_says_it_does_not_know_leaves_the_reader_with_the_best_sent
     assert answer.answer.splitlines()[0] == "Employees may work remotely up to three days per week. [1]"
     assert "found no answer" in answer.message and answer.citations[0].source == "remote.pdf"
     assert_verbatim(answer, HITS)
+
+
+MTOWER = "en_mtower_functionality_description.md"
+
+
+@pytest.mark.slow
+@needs_realdocs
+def test_a_passage_announcing_the_table_below_brings_the_table(tmp_path, models_dir, minilm_embedder) -> None:
+    """mTower's "Table below gives a listing of API functions for Normal World." ranks first for a question about the
+    Client API, and its table ranked 11th behind the Internal API tables: the model listed Internal functions."""
+    from rag.service import RagService
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / MTOWER).write_bytes((REALDOCS / MTOWER).read_bytes())
+    settings = Settings(storage_dir=tmp_path / "storage", model_dir=models_dir, embedding_model=MINILM_OFFLINE)
+    service = RagService(settings, embedder=minilm_embedder)
+    service.index_paths([docs])
+    draft = service.prepare_answer("Which GP TEE Client API functions are missing from mTower's Normal World?")
+    announcing = next(p for p in draft.passages if "Table below gives a listing" in p.text)
+    table = draft.passages[announcing.n]  # the passage numbered right after it
+    assert table.chunk.chunk_type == "table" and table.text.startswith("| **GP TEE Client API** |")
+    assert "| TEEC_RegisterSharedMemory | No |" in table.text and "| TEEC_RequestCancellation | No |" in table.text
+    assert len({p.chunk.chunk_id for p in draft.passages}) == len(draft.passages)
+
+
+def test_only_a_table_the_text_points_at_comes_along() -> None:
+    rows = "| function | implemented |\n| --- | --- |\n| open | Yes |\n| cancel | No |"
+    table = Chunk(chunk_id="t", text=rows, source="api.md", chunk_type="table")
+    other_source = Chunk(chunk_id="u", text=rows, source="other.md", chunk_type="table")
+    prose = Chunk(chunk_id="v", text="Cancelling is not supported.", source="api.md")
+    cases = [
+        (hit("The following table lists the functions.", "api.md", following=table), ["api.md", "api.md"]),
+        (hit("次の表に関数の一覧を示す。", "api.md", following=table), ["api.md", "api.md"]),
+        (hit("The functions are described in section 2.", "api.md", following=table), ["api.md"]),
+        (hit("The following table lists the functions.", "api.md", following=other_source), ["api.md"]),
+        (hit("The following table lists the functions.", "api.md", following=prose), ["api.md"]),
+    ]
+    for announcing, sources in cases:
+        passages = build_context("which functions are missing?", [announcing], SETTINGS)
+        assert [p.chunk.source for p in passages] == sources, announcing.chunk.text
+        assert passages[0].text == announcing.chunk.text  # the table is its own passage, not appended text
+    assert (
+        build_context("x", [hit("The following table lists the functions.", "api.md", following=table)], SETTINGS)[
+            1
+        ].text
+        == rows
+    )
