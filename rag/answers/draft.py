@@ -27,7 +27,7 @@ from rag.answers.evidence import (
     strongest,
 )
 from rag.answers.faithfulness import is_yes_no_question, says_unknown
-from rag.answers.polarity import is_negated
+from rag.answers.polarity import asks_negatively
 from rag.answers.prompts import (
     Language,
     detect_language,
@@ -265,7 +265,7 @@ class AnswerDraft:
         others = strongest([(score, e) for score, e in self._ranked if e.sentence != quote], FALLBACK_SENTENCES - 1)
         evidence = (leading, *others)
         verdict = ""
-        if is_yes_no_question(self.query) and not is_negated(self.query):
+        if is_yes_no_question(self.query) and not asks_negatively(self.query):
             verdict = _TEXT["yes" if denies(contradiction.claim) else "no"][language]
         return evidence, _TEXT["contradicted"][language].format(verdict=verdict)
 

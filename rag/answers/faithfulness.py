@@ -25,12 +25,18 @@ _LATIN_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _MARKER = re.compile(r"\[\d+\]")
 _ABBREVIATION = "".join(rf"(?<!\b{a}\.)" for a in ("[A-Za-z]", "No", "vs", "Mr", "Ms", "Dr", "St", "Fig", "Sec", "Art"))
 """No sentence ends after an initial or a common abbreviation: "H.R. 815", "U.S. Senate", "e.g. the", "No. 5"."""
+JA_FULL_STOP = r"(?<=[\u3040-\u30ff\u3400-\u9fff)）」』][.．])(?=[^\s\d.．)）」』,，])"
+"""A period that ends a Japanese sentence with the next one right after it ("…を禁止する.以下の点に注意.",
+"…確保しない).“行頭行末そろえ”…": manuals typeset in TeX and W3C's jlreq write . and , for 。 and 、)."""
 _SENTENCE_END = re.compile(
-    rf"(?<=[。！？!?])\s*|(?<=[.;]){_ABBREVIATION}\s+(?=[\"'(\[A-Z0-9\u3040-\u9fff])"
+    rf"(?<=[。！？!?])\s*|{JA_FULL_STOP}|(?<=[.;]){_ABBREVIATION}\s+(?=[\"'(\[A-Z0-9\u3040-\u9fff])"
     r"|(?<=\bNo\.)\s+(?=[\"'(\[A-Z\u3040-\u9fff])"  # "No. It is not" ends a sentence, "No. 5" does not
 )
 _LINE_BREAK = re.compile(r"[ \t\u3000]*\n\s*")
 _JA_OPENING = "「『（【〈《"
+_JA_OPEN_ENDING = frozenset("をにへやがのとはもで、，")
+"""What no Japanese sentence ends with: a particle or a comma ("…その代わりに\\kanjiskip や⏎\\xkanjiskip が…")."""
+_LIST_MARK = re.compile(r"[・•●○■□◆◇▪‣*\-–]|\d{1,2}[.)．]|[(（]\d{1,2}[)）]")
 _JA_LETTER = re.compile("[\u3041-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff々ー]")
 _STOP_WORDS = frozenset(
     "a an the and or but if then than of to in on at by for with from into onto as is are was were be been being "
@@ -112,12 +118,19 @@ def split_sentences(text: str) -> list[str]:
     return sentences
 
 
+def punctuated_sentences(text: str) -> list[str]:
+    """``text`` cut where its punctuation ends a sentence, not at its line breaks (a slide or a wrapped PDF line
+    breaks mid-sentence), stripped, empties dropped."""
+    return [piece.strip() for piece in _SENTENCE_END.split(text) if piece and piece.strip()]
+
+
 def _split_lines(text: str) -> list[str]:
     """``text`` cut at its line breaks, except a break inside Japanese text.
 
     A PDF or slide wraps Japanese mid-sentence ("…取\n得する", even "であれ\n\nば、", "主張される者を\n\n「Y」と"): a
     break with a kana or kanji (or 、) before it and a kana, a kanji or an opening bracket after it joins the lines; a
-    bullet (・) or anything else after it starts anew.
+    bullet (・) or anything else after it starts anew, unless the line ends in a particle no sentence ends with
+    ("…その代わりに\\kanjiskip や" goes on with "\\xkanjiskip が挿入されることは禁止していない.").
     """
     pieces: list[str] = []
     start = 0
@@ -125,6 +138,8 @@ def _split_lines(text: str) -> list[str]:
         before, after = text[match.start() - 1 : match.start()], text[match.end() : match.end() + 1]
         if (before == "、" or _JA_LETTER.match(before)) and (_JA_LETTER.match(after) or after in _JA_OPENING):
             continue
+        if before in _JA_OPEN_ENDING and after and not _LIST_MARK.match(text, match.end()):
+            continue  # a line ending in a particle goes on, whatever starts the next ("\\xkanjiskip が…")
         pieces.append(text[start : match.start()])
         start = match.end()
     pieces.append(text[start:])

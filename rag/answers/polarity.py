@@ -9,7 +9,7 @@ import os
 import re
 
 from rag.answers.facts import fact_found, facts_of, plain_text
-from rag.answers.faithfulness import content_tokens, is_question, is_table_row, support
+from rag.answers.faithfulness import content_tokens, is_question, is_table_row, punctuated_sentences, support
 
 POLARITY_MIN_SUPPORT = 0.5
 """Polarity is compared only with an evidence sentence the claim restates (this share of its content words)."""
@@ -24,7 +24,12 @@ _JA_NEGATION = re.compile(
     r"|不可|不要|不能|できない|無し|なし(?=[。、]|$)|対象外|禁止|無効"
     r"|なくても(?:よ[いくかろ]|良[いくかろ]|いい|大丈夫)"  # no obligation: 読まなくてもよい denies 読まなくてはならない
 )
-_JA_NOT_NEGATION = re.compile(r"間もなく|ないし|問題(?:ない|ありません)|少なく|危なく|とんでもない|違いない")
+_LEXICAL_NEGATION = re.compile(r"不可|不要|不能|無し|対象外|禁止|無効|\b(?:prohibited|forbidden)\b", re.IGNORECASE)
+"""Words that mean a denial without a grammatical negation (counted by ``_JA_NEGATION``/``_EN_NEGATION`` too)."""
+_JA_NOT_NEGATION = re.compile(
+    r"間もなく|ないし|問題(?:ない|ありません)|少なく|危なく|とんでもない|違いない"
+    r"|(?<=[るた)）])\s?か[^、,，。．.か]{0,16}?(?:しない|ない)"  # an alternative: "挿入する(…) か挿入しないを設定する"
+)
 _EN_NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|none|nothing|neither|nor|nobody|nowhere|prohibited|forbidden)\b|n't\b", re.IGNORECASE
 )
@@ -36,7 +41,6 @@ _KANA = re.compile(r"[\u3040-\u30ff]")
 _JA_CLAUSE_END = re.compile(r"[、,，]")
 _JOINED_DENIAL = re.compile(r"(?:ず|ずに|なく|ないで)\s*$")
 """A clause that denies and joins the next one as a coordinate statement, not as its condition."""
-_PUNCTUATED_END = re.compile(r"(?<=[。！？!?])\s*|(?<=[.;])\s+")
 _YES_CELLS = frozenset({"yes", "y", "true", "はい", "○", "〇", "◯", "✓", "✔", "有", "あり", "可"})
 _NO_CELLS = frozenset({"no", "n", "false", "いいえ", "×", "✗", "✘", "無", "なし", "不可"})
 _ANSWER_PARTICLE = re.compile(r"^\s*(?:いいえ|はい|yes|no)\s*[、,.。!！]\s*", re.IGNORECASE)
@@ -64,6 +68,12 @@ def is_negated(sentence: str) -> bool:
         clauses = _clauses(text)
         text = clauses[-1] if clauses else text
     return negation_count(text) % 2 == 1
+
+
+def asks_negatively(question: str) -> bool:
+    """Whether a yes/no question is put in the negative ("問題ありませんか？", "Isn't it…?"), where a bare yes or no
+    would be ambiguous. A word that means a denial asks plainly: "…の挿入も禁止されますか？" is answered "いいえ"."""
+    return is_negated(_LEXICAL_NEGATION.sub("", question))
 
 
 def _yes_no_cell(text: str) -> bool | None:
@@ -104,7 +114,7 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
     # a table's rows end at their line breaks
     sentences = [
         _without_question_cells(line) if is_table_row(line) else line
-        for piece in _PUNCTUATED_END.split(evidence)
+        for piece in punctuated_sentences(evidence)
         for line in (piece.splitlines() if any(map(is_table_row, piece.splitlines())) else [piece])
         if line.strip()
     ] or [evidence]
@@ -112,7 +122,8 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
     sentences = [s for s in sentences if not is_question(s)] or sentences
     facts = facts_of(claim)
     held = [sum(fact_found(f, facts_of(s), plain_text(s)) for f in facts) for s in sentences]
-    by_facts = sentences[max(range(len(sentences)), key=held.__getitem__)]
+    # as many facts in two sentences ("LaTeX" in one, "\Provide" in the next): the one sharing more of its words
+    by_facts = max(sentences, key=lambda s: (held[sentences.index(s)], support(claim, s)))
     if across:
         return is_negated(claim) != is_negated(by_facts)
     # a Japanese claim asserts in its last clause: the ones before set its scope ("…ルールでは、") or its condition,

@@ -14,15 +14,17 @@ import pytest
 from rag.answers.citations import Passage
 from rag.answers.claims import check_claim, premises
 from rag.answers.contrast import claimed_terms, contrasted_terms
+from rag.answers.draft import AnswerDraft
 from rag.answers.facts import facts_of
-from rag.answers.faithfulness import is_yes_no_question
-from rag.answers.polarity import is_negated
+from rag.answers.faithfulness import is_yes_no_question, split_sentences
+from rag.answers.polarity import asks_negatively, is_negated
 from rag.answers.replies import Stance, check_reply
 from rag.answers.verification import check_answer
 from rag.ingest.chunking import chunk_document
 from rag.ingest.parsing import parse_file
-from rag.records import Chunk
+from rag.records import Chunk, Hit
 from rag.settings import Settings
+from tests.scripted_llm import ScriptedLLM
 
 REALDOCS = Path(__file__).resolve().parents[2].parent / "shared" / "realdocs" / "docs"
 needs_realdocs = pytest.mark.skipif(not REALDOCS.is_dir(), reason="../shared/realdocs is not beside the checkout")
@@ -468,7 +470,12 @@ def test_an_identifier_the_passage_names_beside_the_one_it_describes_does_not_ve
     question = "pTeXで、和文文字と欧文文字の間に自動で入るグルーの量を指定するパラメータは何ですか？"
     asked = "和文文字と欧文文字の間に自動で入るグルーの量を指定するパラメータは"
     wrong = check_claim(f"{asked} \\kanjiskip です。", chunk.text, topic=question)
-    assert not wrong.supported and "\\kanjiskip for something else" in wrong.reason, wrong.reason
+    assert not wrong.supported, wrong.reason
+    # the two sentences side by side (in the chunk, two sentences stand between them since "…を設定する.段落途中で…"
+    # ends a sentence at its period): the claimed name is only beside the one the sentence about that glue gives
+    glue, nodes = (s for s in split_sentences(chunk.text) if s.startswith(("和文文字と欧文文字の間に", "すでに述べた")))
+    side_by_side = check_claim(f"{asked} \\kanjiskip です。", f"{glue}{nodes}", topic=question)
+    assert not side_by_side.supported and "\\kanjiskip for something else" in side_by_side.reason, side_by_side.reason
     right = check_claim(f"{asked} \\xkanjiskip です。", chunk.text, topic=question)
     assert right.supported, right.reason
 
@@ -809,3 +816,61 @@ def test_a_question_in_the_passage_never_contradicts_a_claim() -> None:
     passage = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "OSSを配布していないという事になりますか").text
     check = check_claim("OSSが入った機器を貸し出すだけの場合でも、OSSを配布したことになります。", passage)
     assert not check.contradicts
+
+
+@needs_realdocs
+def test_a_denial_after_a_line_that_ends_in_a_particle_is_part_of_the_sentence() -> None:
+    """The pTeX manual wraps "…その代わりに\\kanjiskip や⏎\\xkanjiskip が挿入されることは禁止していない." after the
+    particle や. Cut there, "\\kanjiskip や" read as a sentence of its own without its denial, and
+    "\\inhibitglue を使うと、\\kanjiskip の挿入も禁止されます" was shown as verified."""
+    chunk = chunk_with("ja_ptex_manual.pdf", "▶\\inhibitglue", "禁止していない")
+    denial = "その代わりに\\kanjiskip や\n\n\\xkanjiskip が挿入されることは禁止していない."
+    assert any(sentence.endswith(denial) for sentence in split_sentences(chunk.text))
+    wrong = check_claim("この命令は、\\kanjiskipの挿入も禁止する。", chunk.text)
+    assert not wrong.supported and wrong.contradicts, wrong.reason
+    right = check_claim("この命令は、\\kanjiskipが挿入されることは禁止していない。", chunk.text)
+    assert right.supported, right.reason
+
+
+@needs_realdocs
+def test_a_period_typeset_for_a_japanese_full_stop_ends_the_sentence() -> None:
+    """W3C's jlreq writes "." for 。: "…分割される(行末のワードスペースはアキを確保しない).“行頭行末そろえ
+    (justification)”が採用され,…調整する." read as one sentence whose last clause affirms, so "はい、…行末のワード
+    スペースはアキを確保します" was shown as verified. Asked "…確保しますか？", the answer is now "いいえ"."""
+    chunk = chunk_with("ja_w3c_jlreq_line_composition.html", "行末のワードスペースはアキを確保しない")
+    question = "ラテン文字を主にした組版では、行末のワードスペースはアキを確保しますか？"
+    wrong = check_claim("はい、ラテン文字を主にした組版では、行末のワードスペースはアキを確保します。", chunk.text)
+    assert not wrong.supported and wrong.contradicts
+    draft = AnswerDraft(
+        ScriptedLLM(["はい、ラテン文字を主にした組版では、行末のワードスペースはアキを確保します[1]。"]),
+        question,
+        [Hit(chunk, 1.0)],
+        Settings(),
+    )
+    answer = draft.finish()
+    assert answer.answer.startswith("いいえ。") and "行末のワードスペースはアキを確保しない" in answer.answer
+
+
+@needs_realdocs
+def test_a_right_no_is_not_turned_into_a_yes_by_another_sentence_naming_the_subject() -> None:
+    """The LaTeX guide: "…in case of \\Declare... it is copied regardless. Note that there is no \\Provide...
+    declaration, because that would be of limited value." The model's right "No, LaTeX does not provide a \\Provide...
+    variant" was compared with "all LATEX logos generated with \\LaTeX will come out in blue" (it names LaTeX as the
+    claim does), read as contradicted, and the answer led with "Yes.": a yes the guide denies."""
+    chunk = chunk_with("en_latex_usrguide.pdf", "Note that there is no \\Provide... declaration")
+    claim = "No, LaTeX does not provide a \\Provide... variant of the command-copying declaration."
+    check = check_claim(claim, chunk.text)
+    assert not check.polarity_conflict and check.supported, check.reason
+    question = "Does LaTeX provide a \\Provide... variant of the command-copying declaration?"
+    answer = AnswerDraft(ScriptedLLM([claim]), question, [Hit(chunk, 1.0)], Settings()).finish()
+    assert answer.answer.startswith("No, LaTeX does not provide") and not answer.model_answer
+
+
+def test_a_question_asked_with_a_word_that_means_no_is_asked_plainly() -> None:
+    """A question asked with "禁止" ("…禁止されますか？") gets a plain いいえ; "Isn't it…?" and
+    "…てはいけないのですか？" are put in the negative."""
+    assert not asks_negatively("\\inhibitglueを使うと、\\kanjiskipの挿入も禁止されますか？")
+    assert not asks_negatively("Is redistribution prohibited?")
+    assert asks_negatively("社内だけで使うなら問題ありませんか？") is False  # 問題ない is no denial
+    assert asks_negatively("Isn't the license text required?")
+    assert asks_negatively("改行を含めてはいけないのですか？")
