@@ -142,9 +142,19 @@ def premises(question: str, texts: Sequence[str], sources: Sequence[str] = ()) -
     )
 
 
+_FORMAT_NAMES = {
+    "excel": ("xlsx", "xlsm", "xls"), "word": ("docx", "doc"), "powerpoint": ("pptx", "ppt"), "pdf": ("pdf",),
+    "csv": ("csv",), "html": ("html", "htm"), "markdown": ("md",), "json": ("json", "jsonl"),
+}  # fmt: skip
+"""A file format a question names a document by ("the Excel that sorts each company's training"), by extension."""
+
+
 def _names_a_source(fact: Fact, names: Sequence[str]) -> bool:
     """Whether an identifier or a name (4 letters and digits or more: "hr815", "MHLW"), or a number written with 3
-    digits or more ("dialogue 00004" of ``chat_00004.json``), is part of one of the file ``names``."""
+    digits or more ("dialogue 00004" of ``chat_00004.json``), is part of one of the file ``names``; or the name of a
+    format one of the files is in ("Excel" of ``case_analysis.xlsx``: no sheet says it is a spreadsheet)."""
+    if fact.kind in ("identifier", "name") and (extensions := _FORMAT_NAMES.get(fact.value.casefold())):
+        return any(name.endswith(extensions) for name in names)
     if fact.kind == "number":
         digits = re.sub(r"\D", "", fact.text)
         return len(digits) >= 3 and any(re.search(rf"(?<!\d){digits}(?!\d)", name) for name in names)
@@ -228,6 +238,11 @@ def check_claim(
     reason = reason or off_topic or _contrast_reason(best_contrasted)
     if not reason and (bound := _bound_elsewhere(facts, worded, best_reading)):
         reason = f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
+    if not reason and (paired := _respectively(facts, best_reading)):
+        reason = (
+            f"the cited text pairs {paired[0].text} and {paired[1].text} with things it lists elsewhere "
+            "('respectively'); it does not say which is which here"
+        )
     if not reason and (past := former_state(claim, best.evidence)):
         reason = f"the cited text describes a former state ({past}); the claim states it as current"
     # the evidence states the opposite only when it is a statement, not a question, and no other statement restating
@@ -329,6 +344,38 @@ def _bound_elsewhere(facts: Sequence[Fact], worded: str, reading: str) -> tuple[
         best = max(siblings, key=lambda item: item[0], default=None)
         if holding and best is not None and best[0] >= max(score for _, score in holding) + BINDING_MARGIN:
             return fact, best[1]
+    return None
+
+
+_RESPECTIVELY = re.compile(r"それぞれ|各々|\brespectively\b", re.IGNORECASE)
+
+
+def _respectively(facts: Sequence[Fact], reading: str) -> tuple[Fact, Fact] | None:
+    """A claimed fact that the evidence gives only in a "respectively" sentence, with a sibling of its kind beside it.
+
+    "上記のうち,1 と2 についてはそれぞれ\\kanjiskip, \\xkanjiskip というパラメータを設けている." says which
+    parameter goes with which item of a list above it, and the claim restating item 2's words with \\kanjiskip holds
+    all its words: only the list, not this sentence, tells the two apart. Where another sentence of the evidence holds
+    the fact too, that one may say it plainly.
+    """
+    sentences = [reading[start:end] for start, end in sentence_spans(reading)]
+    for fact in facts:
+        holding = [s for s in sentences if fact_found(fact, facts_of(s), plain_text(s))]
+        if not holding or not all(_RESPECTIVELY.search(s) for s in holding):
+            continue
+        for sentence in holding:
+            sibling = next(
+                (
+                    other
+                    for other in facts_of(sentence)
+                    if other.kind == fact.kind
+                    and other.unit == fact.unit
+                    and not any(same_fact(other, f) for f in facts)
+                ),
+                None,
+            )
+            if sibling is not None:
+                return fact, sibling
     return None
 
 

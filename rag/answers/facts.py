@@ -246,7 +246,8 @@ def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
 
 _CODE = re.compile(
     r"\b(?:[A-Z]{1,2}\.){1,3}\s?\d+(?!\d|\.\d)"  # designations: H.R. 815, S. 1 (also before Japanese: H.R. 815は)
-    r"|\b[A-Z]{1,3}\d+(?:-\d+)+(?![\d-])"  # rule and item codes: L3-01, R2-1-4
+    r"|\b[A-Z]{1,3}\d+(?:-\d+)+(?![\d-])",  # rule and item codes: L3-01, R2-1-4
+    re.ASCII,  # a word boundary against ASCII only: "ルールのL3-09では" holds L3-09 (の and で are letters to Unicode)
 )
 """Codes that hold digits: read as one identifier before any number is, so "L3-01" is no count of 1."""
 _IDENTIFIER = re.compile(
@@ -255,10 +256,11 @@ _IDENTIFIER = re.compile(
     r"|\b[a-z]+[A-Z][A-Za-z0-9]*\b"  # camelCase
     r"|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b"  # OpenChain, PowerPoint
     r"|\b[A-Za-z_][\w-]{1,}\.(?:tex|sty|cls|cfg|pdf|txt|json|yaml|yml|toml|xml|html|md|py|c|h|sh)\b"  # file names
-    r"|\b[A-Za-z_]\w*\(\)"  # function()
+    r"|\b[A-Za-z_]\w*\(\)",  # function()
+    re.ASCII,  # "mTowerはTEE_GetPropertyAsStringを実装" holds mTower and TEE_GetPropertyAsString
 )
-_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,}\b")
-_CAPITALIZED_RUN = re.compile(r"\b[A-Z][a-z][A-Za-z'-]*(?:\s+(?:of\s+|for\s+|and\s+)?[A-Z][a-z][A-Za-z'-]*)*")
+_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,}\b", re.ASCII)
+_CAPITALIZED_RUN = re.compile(r"\b[A-Z][a-z][A-Za-z'-]*(?:\s+(?:of\s+|for\s+|and\s+)?[A-Z][a-z][A-Za-z'-]*)*", re.ASCII)
 _NOT_NAMES = frozenset(
     "I I'm Yes No Not The This That These Those There It Its In On At For From To With By As An A If When Where "
     "What Which Who Why How However Also And But Or So Then Therefore Thus Both Each Every All Some Any "

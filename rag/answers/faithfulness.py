@@ -25,7 +25,7 @@ _LATIN_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _MARKER = re.compile(r"\[\d+\]")
 _ABBREVIATION = "".join(rf"(?<!\b{a}\.)" for a in ("[A-Za-z]", "No", "vs", "Mr", "Ms", "Dr", "St", "Fig", "Sec", "Art"))
 """No sentence ends after an initial or a common abbreviation: "H.R. 815", "U.S. Senate", "e.g. the", "No. 5"."""
-JA_FULL_STOP = r"(?<=[\u3040-\u30ff\u3400-\u9fff)）」』][.．])(?=[^\s\d.．)）」』,，])"
+JA_FULL_STOP = r"(?<=[\u3040-\u30ff\u3400-\u9fff)）」』][.．])(?=[^\s.．)）」』,，])"
 """A period that ends a Japanese sentence with the next one right after it ("…を禁止する.以下の点に注意.",
 "…確保しない).“行頭行末そろえ”…": manuals typeset in TeX and W3C's jlreq write . and , for 。 and 、)."""
 _SENTENCE_END = re.compile(

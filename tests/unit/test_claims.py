@@ -874,3 +874,42 @@ def test_a_question_asked_with_a_word_that_means_no_is_asked_plainly() -> None:
     assert asks_negatively("社内だけで使うなら問題ありませんか？") is False  # 問題ない is no denial
     assert asks_negatively("Isn't the license text required?")
     assert asks_negatively("改行を含めてはいけないのですか？")
+
+
+@needs_realdocs
+def test_identifiers_written_against_japanese_text_are_checked() -> None:
+    """ "ルールのL3-09では" and "TEE_BigIntSquareModとTEE_Panicを" hold no word boundary to Unicode (の, と, を are
+    letters), so the codes went unseen: "L3-09" was read as the number 09 (and the right claim failed), and a Japanese
+    claim naming TEE_Panic, which the cited table does not list, was verified."""
+    rules = chunk_with("ja_digital_agency_machine_readability_rules.csv", "| L3-09 |").text
+    right = check_claim("機械判読ルールのL3-09では、データを縦持ち形式にすることを求めています。", rules)
+    assert right.supported, right.reason
+    wrong = check_claim("機械判読ルールのL3-08では、データを縦持ち形式にすることを求めています。", rules)
+    assert not wrong.supported and "L3-08" in wrong.reason
+    table = chunk_with("en_mtower_functionality_description.md", "| TEE_BigIntMulMod |")
+    given = premises("mTowerが実装していない関数は？", [table.text], [table.source])
+    assert check_claim("mTowerはTEE_BigIntMulModを実装していません。", table.text, given=given).supported
+    named = check_claim("mTowerはTEE_BigIntSquareModとTEE_Panicを実装していません。", table.text, given=given)
+    assert not named.supported and named.reason == "not in the cited text: TEE_Panic"
+
+
+@needs_realdocs
+def test_a_name_the_evidence_pairs_with_its_sibling_respectively_does_not_verify_the_claim() -> None:
+    """The pTeX manual lists the kinds of glue, then says "上記のうち,1 と2 についてはそれぞれ\\kanjiskip,
+    \\xkanjiskip というパラメータを設けている." Asked which parameter sets the glue between Japanese and Latin letters
+    (item 2), "…パラメータは \\kanjiskip です" holds every word the list's item has and was shown as verified."""
+    chunk = chunk_with("ja_ptex_manual.pdf", "それぞれ\\kanjiskip, \\xkanjiskip というパラメータ")
+    question = "pTeXで、和文文字と欧文文字の間に自動で入るグルーの量を指定するパラメータは何ですか？"
+    given = premises(question, [chunk.text], [chunk.source])
+    claim = "pTeXで、和文文字と欧文文字の間に自動で入るグルーの量を指定するパラメータは `\\kanjiskip` です。"
+    check = check_claim(claim, chunk.text, given=given, topic=question, source=chunk.source)
+    assert not check.supported and "respectively" in check.reason, check.reason
+
+
+def test_a_file_format_the_question_names_the_document_by_is_a_premise() -> None:
+    """ "各社の教育体系を整理したExcelには…" asks about ``case_analysis.xlsx``: no sheet says "Excel"."""
+    question = "各社の教育体系を整理したExcelには、教育完了率の目標が書かれていますか？"
+    sheet = "| 教育要件 | 教育対象者への教育完了85%以上 |"
+    given = premises(question, [sheet], ["docs/case_analysis.xlsx"])
+    assert [f.value for f in given] == ["Excel"]
+    assert not premises(question, [sheet], ["docs/case_analysis.pdf"])
