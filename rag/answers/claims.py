@@ -63,6 +63,8 @@ BINDING_MARGIN = 2
 for something else (``_bound_elsewhere``)."""
 TOPIC_MIN_TOKENS = 3
 """Below this many words taken from the question, a claim is too short to say what it is about."""
+PROSE_MIN_TOKENS = 3
+"""Words besides its facts a text must hold to count as written in a language (``_prose``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +210,8 @@ def check_claim(
     worded = f"{context} {claim}" if context else claim
     language = detect_language(claim)
     claimed = claimed_terms(claim)
+    # the words of the file's name say which document, not what of it: every passage of ptex_manual.pdf has "pTeX"
+    named = _name_tokens(source)
     ranked: list[_Window] = []
     for window, full_reading, size, window_lead_in in windows(evidence, WINDOW_SENTENCES, lead_in):
         # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
@@ -215,11 +219,12 @@ def check_claim(
         window_facts = facts_of(reading)
         missing = tuple(f for f in facts if not fact_found(f, window_facts, plain_text(reading)))
         missing += tuple(f for f in premised if _about_another(f, window_facts, reading))
-        share = support(worded, reading) if reading else 0.0
+        share = support(worded, reading, ignored=named) if reading else 0.0
         contrasted = contrasted_terms(claimed, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
         # facts (``_anchors``) and polarity must carry the check; a claim without one is not verified
-        needed = 0.0 if anchored and detect_language(reading) != language else threshold
+        other_language = anchored and detect_language(reading) != language and _prose(reading, window_facts)
+        needed = 0.0 if other_language else threshold
         # windows that hold every fact and enough words come first; among them a longer window must earn its
         # place, so the quote is the sentence itself rather than its neighbours too
         score = (1 - len(missing) / len(facts) if facts else 1.0) + share - WINDOW_PENALTY * (size - 1)
@@ -287,11 +292,22 @@ def _anchors(fact: Fact) -> bool:
     return bool(fact.unit) or significant_digits(fact) >= 2
 
 
+def _prose(reading: str, facts: Sequence[Fact]) -> bool:
+    """Whether a text says something in words besides its facts: a line of code (")\\inhibitglue\\relax(") is in
+    no language, so it cannot stand for an English page under a Japanese claim."""
+    return len(content_tokens(reading) - content_tokens(" ".join(f.text for f in facts))) >= PROSE_MIN_TOKENS
+
+
+def _name_tokens(source: str) -> set[str]:
+    """The content tokens of a file's name ("ptex", "manual" of ``ja_ptex_manual.pdf``)."""
+    return content_tokens(" ".join(name_pieces(source))) if source else set()
+
+
 def _off_topic(claim: str, topic: str, reading: str, source: str = "") -> str:
     """Why the evidence is not about what the claim answers ("" when it is): fewer than ``TOPIC_SHARE`` of the
     words the claim takes from the question (``topic``; single CJK characters and the words of the ``source``
     file's name aside) are in it."""
-    named = content_tokens(" ".join(name_pieces(source))) if source else set()
+    named = _name_tokens(source)
     asked = {token for token in content_tokens(claim) & content_tokens(topic) if len(token) > 1} - named
     if len(asked) < TOPIC_MIN_TOKENS:
         return ""

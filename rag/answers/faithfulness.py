@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Set
 
 SUPPORT_THRESHOLD = 0.4
 """Share of a sentence's content tokens that must appear in a cited passage for the sentence to count as supported."""
@@ -21,6 +22,10 @@ _KATAKANA = "\u30a0-\u30ffー\uff66-\uff9f"
 _HIRAGANA = "\u3040-\u309f"
 _SCRIPT_RUN = re.compile(f"[{_KANJI}]+|[{_KATAKANA}]+|[{_HIRAGANA}]+")
 _HIRAGANA_RUN = re.compile(f"[{_HIRAGANA}]+")
+_KATAKANA_RUN = re.compile(f"[{_KATAKANA}]+")
+SHORT_KATAKANA_WORD = 4
+"""Katakana runs up to this long are one token (モード, コード, ルビ, テーブル); longer ones are compounds
+(ワードスペース, フォントメトリック) and give bigrams, so a part of one (スペース) still counts."""
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _MARKER = re.compile(r"\[\d+\]")
 _ABBREVIATION = "".join(rf"(?<!\b{a}\.)" for a in ("[A-Za-z]", "No", "vs", "Mr", "Ms", "Dr", "St", "Fig", "Sec", "Art"))
@@ -72,7 +77,8 @@ def content_tokens(text: str) -> set[str]:
     """Content tokens of ``text``: English words (no stop words) and CJK character bigrams.
 
     Bigrams stay within one script (kanji, katakana), so "オーストラリアのものです" gives the bigrams of
-    オーストラリア and none of the particles and endings around it; hiragana counts only when nothing else does.
+    オーストラリア and none of the particles and endings around it; hiragana counts only when nothing else does. A
+    short katakana word is one token: the bigram ード made "内部コード" hold half of "数式モード".
 
     Args:
         text: any text; citation markers like ``[2]`` are ignored.
@@ -84,7 +90,10 @@ def content_tokens(text: str) -> set[str]:
     tokens: set[str] = set()
     hiragana: set[str] = set()
     for run in _SCRIPT_RUN.findall(text):
-        bigrams = {run} if len(run) == 1 else {run[i : i + 2] for i in range(len(run) - 1)}
+        if len(run) == 1 or (len(run) <= SHORT_KATAKANA_WORD and _KATAKANA_RUN.fullmatch(run)):
+            bigrams = {run}  # a short katakana word is one word: モード and コード share no part
+        else:
+            bigrams = {run[i : i + 2] for i in range(len(run) - 1)}
         (hiragana if _HIRAGANA_RUN.fullmatch(run) else tokens).update(bigrams)
     for word in _LATIN_WORD.findall(_CJK_RUN.sub(" ", text)):
         word = word.removesuffix("'s")  # "the bill's enactment" is about the bill
@@ -94,9 +103,11 @@ def content_tokens(text: str) -> set[str]:
     return tokens or hiragana  # particles and endings count only in a text that has nothing else
 
 
-def support(claim: str, evidence: str) -> float:
-    """Share of ``claim``'s content tokens found in ``evidence`` (0.0 when the claim has none)."""
+def support(claim: str, evidence: str, *, ignored: Set[str] = frozenset()) -> float:
+    """Share of ``claim``'s content tokens found in ``evidence`` (0.0 when the claim has none), not counting the
+    ``ignored`` tokens unless the claim has no others."""
     claim_tokens = content_tokens(claim)
+    claim_tokens = (claim_tokens - ignored) or claim_tokens
     if not claim_tokens:
         return 0.0
     return len(claim_tokens & content_tokens(evidence)) / len(claim_tokens)

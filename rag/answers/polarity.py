@@ -29,6 +29,7 @@ _LEXICAL_NEGATION = re.compile(r"不可|不要|不能|無し|対象外|禁止|�
 _JA_NOT_NEGATION = re.compile(
     r"間もなく|ないし|問題(?:ない|ありません)|少なく|危なく|とんでもない|違いない"
     r"|(?<=[るた)）])\s?か[^、,，。．.か]{0,16}?(?:しない|ない)"  # an alternative: "挿入する(…) か挿入しないを設定する"
+    r"|しか[^、,，。．.(（]{0,24}?(?:ない|ません)"  # only: "水平モードのときしか効力を発揮しない" affirms
 )
 _EN_NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|none|nothing|neither|nor|nobody|nowhere|prohibited|forbidden)\b|n't\b", re.IGNORECASE
@@ -38,7 +39,8 @@ _EN_NOT_NEGATION = re.compile(
 )
 """Bounds and idioms that deny nothing: "not only", "No. 5", "no/not later than 90 days", "not to exceed 180 days"."""
 _KANA = re.compile(r"[\u3040-\u30ff]")
-_JA_CLAUSE_END = re.compile(r"[、,，]")
+_JA_CLAUSE_END = re.compile(r"[、,，]|(?=[(（])")
+"""Where a Japanese clause ends: a comma, or an aside opening ("…しない(数式モードでも効かない)" says two things)."""
 _JOINED_DENIAL = re.compile(r"(?:ず|ずに|なく|ないで)\s*$")
 """A clause that denies and joins the next one as a coordinate statement, not as its condition."""
 _YES_CELLS = frozenset({"yes", "y", "true", "はい", "○", "〇", "◯", "✓", "✔", "有", "あり", "可"})
