@@ -24,8 +24,8 @@ _SCRIPT_RUN = re.compile(f"[{_KANJI}]+|[{_KATAKANA}]+|[{_HIRAGANA}]+")
 _HIRAGANA_RUN = re.compile(f"[{_HIRAGANA}]+")
 _KATAKANA_RUN = re.compile(f"[{_KATAKANA}]+")
 SHORT_KATAKANA_WORD = 4
-"""Katakana runs up to this long are one token (モード, コード, ルビ, テーブル); longer ones are compounds
-(ワードスペース, フォントメトリック) and give bigrams, so a part of one (スペース) still counts."""
+"""Katakana runs up to this long are one word (モード, コード, ルビ, テーブル): their tokens match only the same
+word; longer ones are compounds (ワードスペース, フォントメトリック) and give bigrams."""
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _MARKER = re.compile(r"\[\d+\]")
 _ABBREVIATION = "".join(rf"(?<!\b{a}\.)" for a in ("[A-Za-z]", "No", "vs", "Mr", "Ms", "Dr", "St", "Fig", "Sec", "Art"))
@@ -90,8 +90,11 @@ def content_tokens(text: str) -> set[str]:
     tokens: set[str] = set()
     hiragana: set[str] = set()
     for run in _SCRIPT_RUN.findall(text):
-        if len(run) == 1 or (len(run) <= SHORT_KATAKANA_WORD and _KATAKANA_RUN.fullmatch(run)):
-            bigrams = {run}  # a short katakana word is one word: モード and コード share no part
+        if len(run) == 1:
+            bigrams = {run}
+        elif len(run) <= SHORT_KATAKANA_WORD and _KATAKANA_RUN.fullmatch(run):
+            # a short katakana word is one word: モード and コード share no part; it weighs what its bigrams did
+            bigrams = {f"{run}#{i}" for i in range(len(run) - 1)}
         else:
             bigrams = {run[i : i + 2] for i in range(len(run) - 1)}
         (hiragana if _HIRAGANA_RUN.fullmatch(run) else tokens).update(bigrams)

@@ -30,6 +30,7 @@ _JA_NOT_NEGATION = re.compile(
     r"間もなく|ないし|問題(?:ない|ありません)|少なく|危なく|とんでもない|違いない"
     r"|(?<=[るた)）])\s?か[^、,，。．.か]{0,16}?(?:しない|ない)"  # an alternative: "挿入する(…) か挿入しないを設定する"
     r"|しか[^、,，。．.(（]{0,24}?(?:ない|ません)"  # only: "水平モードのときしか効力を発揮しない" affirms
+    r"|だけでなく|のみならず"  # not only
 )
 _EN_NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|none|nothing|neither|nor|nobody|nowhere|prohibited|forbidden)\b|n't\b", re.IGNORECASE
@@ -41,6 +42,13 @@ _EN_NOT_NEGATION = re.compile(
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _JA_CLAUSE_END = re.compile(r"[、,，]|(?=[(（])")
 """Where a Japanese clause ends: a comma, or an aside opening ("…しない(数式モードでも効かない)" says two things)."""
+_CONDITION = re.compile(
+    r"(?:[てでう]いると|[るたい]と|[れけ]ば|たら|なら|場合(?:に)?は?|とき(?:に)?は?|際(?:に)?は?)\s*$"
+)
+"""The end of a clause that states a condition ("…残されていると", "…であれば", "…した場合は")."""
+_REASON = re.compile(r"(?:ため|ので|から)\s*$")
+"""The end of a clause given as the reason for the rest of the sentence ("…実行できない場合があるため")."""
+_CONTENT_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a1-\u30fa\u30fc]+")
 _JOINED_DENIAL = re.compile(r"(?:ず|ずに|なく|ないで)\s*$")
 """A clause that denies and joins the next one as a coordinate statement, not as its condition."""
 _YES_CELLS = frozenset({"yes", "y", "true", "はい", "○", "〇", "◯", "✓", "✔", "有", "あり", "可"})
@@ -140,8 +148,35 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
         if not max(held, default=0):
             return False
         closest = by_facts
+    if (outcome := condition_outcome(claim, closest)) is not None:
+        return is_negated(claim) != outcome
     contrasted = clause_polarity(claim, closest)
     return is_negated(claim) != (is_negated(closest) if contrasted is None else contrasted)
+
+
+def condition_outcome(claim: str, sentence: str) -> bool | None:
+    """For a Japanese claim whose verb the sentence holds only in a condition, whether what follows from that
+    condition is denied (None when the sentence asserts the claim's verb itself, or for other languages).
+
+    Rule L1-04 reads "表のデータ範囲の外側にメモ等の無関係な情報が残されていると、並べ替えといった手作業だけでなく、
+    機械がデータ範囲を誤認識して自動処理も正しく実行できない場合があるため、データ本体と無関係な情報は完全に削除する
+    こと。": leaving memos is its condition, and what follows is that processing fails, so "メモを残してもよいです"
+    says the opposite and "残してはいけません" agrees, though the sentence ends by saying to delete. The claim's verb
+    (the last words of its predicate written in kanji or katakana: 残, 削除) must be in a condition clause and in no
+    other; the outcome runs from the next clause to the one giving it as a reason (…ため、) or the sentence's end.
+    """
+    said = _clauses(claim) if _KANA.search(plain_text(claim)) else []
+    verbs = _CONTENT_RUN.findall(said[-1])[-2:] if said else []
+    clauses = _clauses(sentence)
+    holding = [i for i, clause in enumerate(clauses) if any(verb in clause for verb in verbs)]
+    if not holding or not all(i < len(clauses) - 1 and _CONDITION.search(clauses[i]) for i in holding):
+        return None
+    outcome: list[str] = []
+    for clause in clauses[holding[-1] + 1 :]:
+        outcome.append(clause)
+        if _REASON.search(clause):
+            break
+    return any(negation_count(clause) % 2 == 1 for clause in outcome)
 
 
 def clause_polarity(claim: str, sentence: str) -> bool | None:

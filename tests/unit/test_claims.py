@@ -933,3 +933,23 @@ def test_a_reference_list_and_a_line_of_code_verify_no_claim() -> None:
     checked = check_answer(claim, question, passages)
     assert checked.claims[0].status == "unsupported" and checked.contradiction is not None
     assert checked.contradiction.n == 3 and "数式モードでも効かない" in checked.contradiction.quote
+
+
+@needs_realdocs
+def test_what_a_rule_says_follows_from_a_condition_is_what_it_says_of_the_condition() -> None:
+    """Rule L1-04: "表のデータ範囲の外側にメモ等の無関係な情報が残されていると、並べ替えといった手作業だけでなく、
+    機械がデータ範囲を誤認識して自動処理も正しく実行できない場合があるため、データ本体と無関係な情報は完全に削除する
+    こと。" Asked whether memos may be left outside the table, "データ範囲の外側にメモを残してもよいです" was shown as
+    verified (the sentence ends by saying to delete, which affirms), and the right "いいえ、…残してはいけません" was
+    read as contradicted, so the answer would have led with "はい". Leaving memos is the rule's condition, and what
+    follows from it is that processing fails."""
+    rule = chunk_with("ja_digital_agency_machine_readability_rules.csv", "| L1-04 |")
+    passages = [Passage(1, rule, rule.text)]
+    question = "機械判読ルールでは、データ範囲の外側にメモを残してもよいですか？"
+    for wrong in ("データ範囲の外側にメモを残してもよいです[1]。", "はい[1]。"):
+        checked = check_answer(wrong, question, passages)
+        assert checked.main_claim_failed and checked.contradiction is not None, wrong
+    for right in ("いいえ、データ範囲の外側にメモを残してはいけません[1]。", "いいえ[1]。"):
+        assert check_answer(right, question, passages).claims[0].status == "verified", right
+    said = check_answer("データ範囲の外側のメモ等の無関係な情報は完全に削除する必要があります[1]。", question, passages)
+    assert said.claims[0].status == "verified", said.claims[0].reason
