@@ -154,6 +154,13 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
     return is_negated(claim) != (is_negated(closest) if contrasted is None else contrasted)
 
 
+def predicate_words(claim: str, count: int = 2) -> list[str]:
+    """The last ``count`` words written in kanji or katakana of a Japanese claim's last clause: its verb and what
+    it acts on (製品, 使 of "…製品に使ってもよい"; 削除, 必要 of "…削除する必要があります"). [] for other languages."""
+    said = _clauses(claim) if _KANA.search(plain_text(claim)) else []
+    return _CONTENT_RUN.findall(said[-1])[-count:] if said else []
+
+
 def condition_outcome(claim: str, sentence: str) -> bool | None:
     """For a Japanese claim whose verb the sentence holds only in a condition, whether what follows from that
     condition is denied (None when the sentence asserts the claim's verb itself, or for other languages).
@@ -165,8 +172,7 @@ def condition_outcome(claim: str, sentence: str) -> bool | None:
     (the last words of its predicate written in kanji or katakana: 残, 削除) must be in a condition clause and in no
     other; the outcome runs from the next clause to the one giving it as a reason (…ため、) or the sentence's end.
     """
-    said = _clauses(claim) if _KANA.search(plain_text(claim)) else []
-    verbs = _CONTENT_RUN.findall(said[-1])[-2:] if said else []
+    verbs = predicate_words(claim)
     clauses = _clauses(sentence)
     holding = [i for i, clause in enumerate(clauses) if any(verb in clause for verb in verbs)]
     if not holding or not all(i < len(clauses) - 1 and _CONDITION.search(clauses[i]) for i in holding):

@@ -18,9 +18,9 @@ from dataclasses import replace
 from enum import Enum
 
 from rag.answers.claims import ClaimCheck, check_claim
-from rag.answers.facts import Fact, facts_of
+from rag.answers.facts import Fact, facts_of, plain_text
 from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, is_yes_no_question, strip_markers
-from rag.answers.polarity import is_negated
+from rag.answers.polarity import is_negated, predicate_words
 
 _PARTICLE = re.compile(r"^\s*(はい|ええ|いいえ|いえ|yes|no)\b\s*[、,.。!！]?\s*", re.IGNORECASE)
 _DENYING_PARTICLES = frozenset({"いいえ", "いえ", "no"})
@@ -108,6 +108,11 @@ def check_reply(
     )
     if stated is Stance.AMBIGUOUS:
         return replace(check, supported=False, contradicts=False, reason=_AMBIGUOUS)
+    said = re.sub(r"\s", "", plain_text(check.evidence))  # a PDF may wrap a word: "出\n\n荷する"
+    if (check.supported or check.contradicts) and (verb := _asked_verb(question)) not in said:
+        # "もともとのOSSがライセンス違反状態です" holds every word of "ライセンス違反状態にあるOSSを製品に使ってもよい"
+        # but 使: it restates what the question is about, not what it asks of it
+        return replace(check, supported=False, contradicts=False, polarity_conflict=False, reason=_NO_VERB.format(verb))
     if stated is Stance.AFFIRMS:
         return check
     if check.contradicts:
@@ -121,4 +126,15 @@ def check_reply(
 
 
 _AMBIGUOUS = "a bare yes or no to a question asked in the negative is ambiguous"
+_NO_VERB = "the cited text is about what the question asks of, but does not say whether it may or does 「{}」"
+
+
+def _asked_verb(question: str) -> str:
+    """What a Japanese yes/no question asks of its subject: the last word of its proposition written in kanji or
+    katakana, passing over a predicate that says nothing by itself (問題, 必要, 可能: "…使うなら問題ありませんか" asks
+    about 使). "" for other languages, where every evidence holds it."""
+    words = [w for w in predicate_words(proposition(question), 3) if not content_tokens(w) <= _GENERIC_PREDICATES]
+    return words[-1] if words else ""
+
+
 _OPPOSITE = "the cited text seems to state what the reply denies"

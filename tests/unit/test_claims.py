@@ -953,3 +953,16 @@ def test_what_a_rule_says_follows_from_a_condition_is_what_it_says_of_the_condit
         assert check_answer(right, question, passages).claims[0].status == "verified", right
     said = check_answer("データ範囲の外側のメモ等の無関係な情報は完全に削除する必要があります[1]。", question, passages)
     assert said.claims[0].status == "verified", said.claims[0].reason
+
+
+@needs_realdocs
+def test_a_yes_needs_a_passage_that_says_what_the_question_asks_not_only_what_it_is_about() -> None:
+    """Asked "OSSのライセンス違反状態にあるOSSを製品に使ってもよいですか？", a bare "はい" was verified by the FAQ's
+    "この場合、もともとのOSSがライセンス違反状態です。": every word of the question but 使 is there, and the sentence
+    after it says the product may not use it (…利用できません)."""
+    answer = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "もともとのOSSがライセンス違反状態です")
+    question = "OSSのライセンス違反状態にあるOSSを製品に使ってもよいですか？"
+    wrong = check_reply(Stance.AFFIRMS, question, answer.text)
+    assert not wrong.supported and "使" in wrong.reason, wrong.reason
+    checked = check_answer("はい[1]", question, [Passage(1, answer, answer.text)])
+    assert checked.main_claim_failed and checked.claims[0].status == "unsupported"
