@@ -33,7 +33,9 @@ _JA_NOT_NEGATION = re.compile(
     r"|だけでなく|のみならず"  # not only
 )
 _EN_NEGATION = re.compile(
-    r"\b(?:not|no|never|cannot|none|nothing|neither|nor|nobody|nowhere|prohibited|forbidden)\b|n't\b", re.IGNORECASE
+    r"\b(?:not|no|never|cannot|none|nothing|neither|nor|nobody|nowhere|prohibited|forbidden"
+    r"|missing|absent|unimplemented|unsupported|unavailable)\b|n't\b",  # "X is missing" agrees with "| X | No |"
+    re.IGNORECASE,
 )
 _EN_NOT_NEGATION = re.compile(
     r"\bnot only\b|\bno\.\s?\d|\bno(?:t)? (?:more|less|later|earlier|fewer) than\b|\bnot to exceed\b", re.IGNORECASE

@@ -16,14 +16,16 @@ from dataclasses import dataclass
 
 from rag.answers.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote_for, closed_sentence_spans
 from rag.answers.claims import ClaimCheck, check_claim, premises
-from rag.answers.facts import Fact, facts_of
+from rag.answers.facts import Fact, facts_of, same_fact
 from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
     content_tokens,
     is_question,
+    is_yes_no_question,
     markers_of,
     says_unknown,
     strip_markers,
+    support,
 )
 from rag.answers.prompts import detect_language
 from rag.answers.replies import check_reply, stance
@@ -32,6 +34,9 @@ from rag.records import Citation, ClaimStatus, ClaimVerdict
 
 SHORT_CLAIM_TOKENS = 3
 """A claim with fewer content words ("1954年です") is read together with the question for its wording."""
+
+RESTATED_SHARE = 0.6
+"""Share of its words a claim takes from a what/which question for it to count as a restatement of the question."""
 
 _MARKER = re.compile(r"\s*\[\d+\]")
 _KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
@@ -62,7 +67,8 @@ class CheckedAnswer:
         citations: one per passage still cited, quoting the sentence that supports the first claim citing it.
         claims: the verdict on every sentence.
         main_claim_failed: the main claim, or more than half of the claims, are unsupported. The main claim is the
-            first, unless that is a bare yes or no (``replies``) that no passage confirms or denies and more follow.
+            first, unless that is a bare yes or no (``replies``) that no passage confirms or denies, or a restatement
+            of a what/which question (``_restates``), and more follow.
         attributed: sentences the model left uncited that now cite the passage supporting them.
         moved: sentences whose citation was moved from a passage that does not support them to one that does.
         contradiction: when the main claim is unsupported because a passage states its opposite
@@ -125,7 +131,7 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
                 contradiction = _contradiction(plain, context, cited, passages, given, question)
             # "はい。" that no passage confirms or denies leaves the answer's point to the sentence after it
             undecided = verdict.status == "unsupported" and contradiction is None and stance(plain, question)
-            main = None if undecided else verdict
+            main = None if undecided or _restates(plain, question) else verdict
         verdicts.append(verdict)
         if verdict.status == "reattributed":
             attributed, moved = (attributed, moved + 1) if cited else (attributed + 1, moved)
@@ -145,6 +151,18 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
     main = main or (judged[0] if judged else None)
     main_failed = main is not None and (main.status == "unsupported" or 2 * len(failed) > len(judged))
     return CheckedAnswer(text.strip(), citations, tuple(verdicts), main_failed, attributed, moved, contradiction)
+
+
+def _restates(claim: str, question: str) -> bool:
+    """Whether a claim only restates a question asking what or which: no fact the question lacks, and at least
+    ``RESTATED_SHARE`` of its words the question's. "The GP TEE Client API functions listed in the table are
+    implemented in mTower's Normal World implementation." leads into the answer; the sentence naming the missing
+    functions is the answer's point, and the answer stands or falls with it."""
+    if is_yes_no_question(question):
+        return False  # "mTower implements TEE_Panic" restating "Does mTower implement TEE_Panic?" is the answer
+    asked = facts_of(question)
+    new_facts = [f for f in facts_of(claim) if not any(same_fact(f, g) for g in asked)]
+    return not new_facts and support(claim, question) >= RESTATED_SHARE
 
 
 def _context(claim: str, question: str) -> str:

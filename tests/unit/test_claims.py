@@ -966,3 +966,23 @@ def test_a_yes_needs_a_passage_that_says_what_the_question_asks_not_only_what_it
     assert not wrong.supported and "使" in wrong.reason, wrong.reason
     checked = check_answer("はい[1]", question, [Passage(1, answer, answer.text)])
     assert checked.main_claim_failed and checked.claims[0].status == "unsupported"
+
+
+@needs_realdocs
+def test_an_answer_stands_or_falls_with_its_point_not_with_a_restated_question() -> None:
+    """Asked which Client API functions mTower lacks, the model wrote "The GP TEE Client API functions listed in the
+    table are implemented in mTower's Normal World implementation [1]." (verified: the table lists them) and then
+    named six functions the table marks "Yes" as missing. One of two sentences failed, so the wrong list was shown
+    as the answer with a note; the restatement is no answer, and the list is."""
+    table = chunk_with("en_mtower_functionality_description.md", "| TEEC_RegisterSharedMemory | No |")
+    question = "Which GP TEE Client API functions are missing from mTower's Normal World implementation?"
+    reply = (
+        "The GP TEE Client API functions listed in the table are implemented in mTower's Normal World implementation "
+        "[1]. The functions that are missing are TEEC_AllocateSharedMemory, TEEC_OpenSession and TEEC_CloseSession."
+    )
+    checked = check_answer(reply, question, [Passage(1, table, table.text)])
+    assert checked.main_claim_failed
+    right = reply.split("[1]. ")[0] + "[1]. TEEC_RegisterSharedMemory is not implemented [1]."
+    assert not check_answer(right, question, [Passage(1, table, table.text)]).main_claim_failed
+    missing = check_claim("TEEC_RegisterSharedMemory is missing.", table.text)  # agrees with its "No" row
+    assert missing.supported and not missing.contradicts, missing.reason
