@@ -109,7 +109,7 @@ def check_reply(
     if stated is Stance.AMBIGUOUS:
         return replace(check, supported=False, contradicts=False, reason=_AMBIGUOUS)
     said = re.sub(r"\s", "", plain_text(check.evidence))  # a PDF may wrap a word: "出\n\n荷する"
-    if (check.supported or check.contradicts) and (verb := _asked_verb(question)) not in said:
+    if (check.supported or check.contradicts) and (verb := asked_verb(question)) not in said:
         # "もともとのOSSがライセンス違反状態です" holds every word of "ライセンス違反状態にあるOSSを製品に使ってもよい"
         # but 使: it restates what the question is about, not what it asks of it
         return replace(check, supported=False, contradicts=False, polarity_conflict=False, reason=_NO_VERB.format(verb))
@@ -129,7 +129,7 @@ _AMBIGUOUS = "a bare yes or no to a question asked in the negative is ambiguous"
 _NO_VERB = "the cited text is about what the question asks of, but does not say whether it may or does 「{}」"
 
 
-def _asked_verb(question: str) -> str:
+def asked_verb(question: str) -> str:
     """What a Japanese yes/no question asks of its subject: the last word of its proposition written in kanji or
     katakana, passing over a predicate that says nothing by itself (問題, 必要, 可能: "…使うなら問題ありませんか" asks
     about 使). "" for other languages, where every evidence holds it."""

@@ -28,7 +28,7 @@ from rag.answers.faithfulness import (
     support,
 )
 from rag.answers.prompts import detect_language
-from rag.answers.replies import check_reply, stance
+from rag.answers.replies import asked_verb, check_reply, stance
 from rag.ingest.lists import opening_lead_in
 from rag.records import Citation, ClaimStatus, ClaimVerdict
 
@@ -107,6 +107,7 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
     attributed = moved = 0
     contradiction: Contradiction | None = None
     main: ClaimVerdict | None = None  # the first claim, unless it is a bare yes or no that no passage decides
+    bare: ClaimVerdict | None = None  # that bare yes or no: a later claim replaces it only if it says the verb asked
     cursor = 0
     for start, end in closed_sentence_spans(answer):
         sentence = answer[start:end]
@@ -126,11 +127,14 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
         if verdict.status != "unsupported" and (unread := _unmentioned(plain, question, passages)):
             verdict = ClaimVerdict(plain, "unsupported", (), "no passage mentions " + ", ".join(unread))
             marked, supports = _with_marker(sentence, None), []
+        if main is None and bare is not None and asked_verb(question) not in re.sub(r"\s", "", plain):
+            main = bare  # "はい" undecided, then "#ライセンス違反…": nothing after it says what the yes is about
         if main is None:
             if verdict.status == "unsupported":
                 contradiction = _contradiction(plain, context, cited, passages, given, question)
             # "はい。" that no passage confirms or denies leaves the answer's point to the sentence after it
             undecided = verdict.status == "unsupported" and contradiction is None and stance(plain, question)
+            bare = verdict if undecided else bare
             main = None if undecided or _restates(plain, question) else verdict
         verdicts.append(verdict)
         if verdict.status == "reattributed":

@@ -966,6 +966,9 @@ def test_a_yes_needs_a_passage_that_says_what_the_question_asks_not_only_what_it
     assert not wrong.supported and "使" in wrong.reason, wrong.reason
     checked = check_answer("はい[1]", question, [Passage(1, answer, answer.text)])
     assert checked.main_claim_failed and checked.claims[0].status == "unsupported"
+    # a fragment after the yes that says nothing of 使 does not stand in for it ("はい\n\n#ライセンス違反…")
+    tagged = check_answer("はい\n\n#ライセンス違反状態[1]", question, [Passage(1, answer, answer.text)])
+    assert tagged.main_claim_failed, tagged.claims
 
 
 @needs_realdocs
