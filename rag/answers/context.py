@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 from rag.answers.citations import Passage
 from rag.answers.context_window import estimate_tokens, fits, focus
@@ -85,14 +84,28 @@ def build_context(
     passages: list[Passage] = []
     seen: set[str] = set()
     used_chars = used_tokens = 0
+
+    def room(chunk: Chunk) -> tuple[int, int | None, int, bool]:
+        """Characters and estimated tokens left for ``chunk`` as the next passage, its header's cost, and whether
+        that is too little for a passage."""
+        header = _header_tokens(len(passages) + 1, chunk)
+        chars_left = char_budget - used_chars
+        tokens_left = None if token_budget is None else token_budget - used_tokens - header
+        too_little = chars_left < MIN_PASSAGE_CHARS or (tokens_left is not None and tokens_left < MIN_PASSAGE_TOKENS)
+        return chars_left, tokens_left, header, too_little
+
+    def add(chunk: Chunk, text: str, score: float, header: int) -> None:
+        nonlocal used_chars, used_tokens
+        seen.add(chunk.chunk_id)
+        passages.append(Passage(len(passages) + 1, chunk, text, score))
+        used_chars += len(text)
+        used_tokens += estimate_tokens(text) + header
+
     for hit in hits:
         rerank = hit.scores.rerank_score
         if hit.chunk.chunk_id in seen or (rerank is not None and rerank < settings.rerank_abs_threshold):
             continue
-        chars_left = char_budget - used_chars
-        header_tokens = _header_tokens(len(passages) + 1, hit)
-        tokens_left = None if token_budget is None else token_budget - used_tokens - header_tokens
-        too_little = chars_left < MIN_PASSAGE_CHARS or (tokens_left is not None and tokens_left < MIN_PASSAGE_TOKENS)
+        chars_left, tokens_left, header, too_little = room(hit.chunk)
         if passages and too_little:
             break
         text = hit.chunk.text.strip()
@@ -102,23 +115,12 @@ def build_context(
             after = "" if table is not None else hit.context_after.strip()[:NEIGHBOUR_CHARS]
             widened = "\n".join(part for part in (before and f"…{before}", text, after and f"{after}…") if part)
             text = widened if fits(widened, chars_left, tokens_left) else text
-        text = focus(question, text, chars_left, tokens_left)
-        seen.add(hit.chunk.chunk_id)
-        passages.append(Passage(len(passages) + 1, hit.chunk, text, hit.score))
-        used_chars += len(text)
-        used_tokens += estimate_tokens(text) + header_tokens
+        add(hit.chunk, focus(question, text, chars_left, tokens_left), hit.score, header)
         if table is None or table.chunk_id in seen:
             continue
-        chars_left = char_budget - used_chars
-        header_tokens = _header_tokens(len(passages) + 1, replace(hit, chunk=table))
-        tokens_left = None if token_budget is None else token_budget - used_tokens - header_tokens
-        if chars_left < MIN_PASSAGE_CHARS or (tokens_left is not None and tokens_left < MIN_PASSAGE_TOKENS):
-            continue
-        shown = focus(question, table.text.strip(), chars_left, tokens_left)
-        seen.add(table.chunk_id)
-        passages.append(Passage(len(passages) + 1, table, shown, hit.score))
-        used_chars += len(shown)
-        used_tokens += estimate_tokens(shown) + header_tokens
+        chars_left, tokens_left, header, too_little = room(table)
+        if not too_little:
+            add(table, focus(question, table.text.strip(), chars_left, tokens_left), hit.score, header)
     return passages
 
 
@@ -144,6 +146,6 @@ def reading_rate(backend: LLMBackend) -> float | None:
         return None
 
 
-def _header_tokens(n: int, hit: Hit) -> int:
+def _header_tokens(n: int, chunk: Chunk) -> int:
     """What passage ``n``'s header line costs in the prompt (``prompts.format_passage`` without the text)."""
-    return estimate_tokens(format_passage(Passage(n, hit.chunk, "")))
+    return estimate_tokens(format_passage(Passage(n, chunk, "")))

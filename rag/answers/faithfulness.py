@@ -11,6 +11,8 @@ import re
 import unicodedata
 from collections.abc import Set
 
+from rag.ingest.lists import is_list_item
+
 SUPPORT_THRESHOLD = 0.4
 """Share of a sentence's content tokens that must appear in a cited passage for the sentence to count as supported."""
 
@@ -41,7 +43,6 @@ _LINE_BREAK = re.compile(r"[ \t\u3000]*\n\s*")
 _JA_OPENING = "「『（【〈《"
 _JA_OPEN_ENDING = frozenset("をにへやがのとはもで、，")
 """What no Japanese sentence ends with: a particle or a comma ("…その代わりに\\kanjiskip や⏎\\xkanjiskip が…")."""
-_LIST_MARK = re.compile(r"[・•●○■□◆◇▪‣*\-–]|\d{1,2}[.)．]|[(（]\d{1,2}[)）]")
 _JA_LETTER = re.compile("[\u3041-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff々ー]")
 _STOP_WORDS = frozenset(
     "a an the and or but if then than of to in on at by for with from into onto as is are was were be been being "
@@ -152,7 +153,7 @@ def _split_lines(text: str) -> list[str]:
         before, after = text[match.start() - 1 : match.start()], text[match.end() : match.end() + 1]
         if (before == "、" or _JA_LETTER.match(before)) and (_JA_LETTER.match(after) or after in _JA_OPENING):
             continue
-        if before in _JA_OPEN_ENDING and after and not _LIST_MARK.match(text, match.end()):
+        if before in _JA_OPEN_ENDING and after and not is_list_item(text[match.end() :]):
             continue  # a line ending in a particle goes on, whatever starts the next ("\\xkanjiskip が…")
         pieces.append(text[start : match.start()])
         start = match.end()

@@ -135,7 +135,7 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
     facts = facts_of(claim)
     held = [sum(fact_found(f, facts_of(s), plain_text(s)) for f in facts) for s in sentences]
     # as many facts in two sentences ("LaTeX" in one, "\Provide" in the next): the one sharing more of its words
-    by_facts = max(sentences, key=lambda s: (held[sentences.index(s)], support(claim, s)))
+    by_facts = max(zip(held, sentences), key=lambda pair: (pair[0], support(claim, pair[1])))[1]
     if across:
         return is_negated(claim) != is_negated(by_facts)
     # a Japanese claim asserts in its last clause: the ones before set its scope ("…ルールでは、") or its condition,

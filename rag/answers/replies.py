@@ -108,8 +108,7 @@ def check_reply(
     )
     if stated is Stance.AMBIGUOUS:
         return replace(check, supported=False, contradicts=False, reason=_AMBIGUOUS)
-    said = re.sub(r"\s", "", plain_text(check.evidence))  # a PDF may wrap a word: "出\n\n荷する"
-    if (check.supported or check.contradicts) and (verb := asked_verb(question)) not in said:
+    if (check.supported or check.contradicts) and not says_word(check.evidence, verb := asked_verb(question)):
         # "もともとのOSSがライセンス違反状態です" holds every word of "ライセンス違反状態にあるOSSを製品に使ってもよい"
         # but 使: it restates what the question is about, not what it asks of it
         return replace(check, supported=False, contradicts=False, polarity_conflict=False, reason=_NO_VERB.format(verb))
@@ -127,6 +126,11 @@ def check_reply(
 
 _AMBIGUOUS = "a bare yes or no to a question asked in the negative is ambiguous"
 _NO_VERB = "the cited text is about what the question asks of, but does not say whether it may or does 「{}」"
+
+
+def says_word(text: str, word: str) -> bool:
+    """Whether ``text`` holds ``word``, also across a line break a PDF put inside it ("出\n\n荷する")."""
+    return word in re.sub(r"\s", "", plain_text(text))
 
 
 def asked_verb(question: str) -> str:

@@ -28,7 +28,7 @@ from rag.answers.faithfulness import (
     support,
 )
 from rag.answers.prompts import detect_language
-from rag.answers.replies import asked_verb, check_reply, stance
+from rag.answers.replies import asked_verb, check_reply, says_word, stance
 from rag.ingest.lists import opening_lead_in
 from rag.records import Citation, ClaimStatus, ClaimVerdict
 
@@ -127,7 +127,7 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
         if verdict.status != "unsupported" and (unread := _unmentioned(plain, question, passages)):
             verdict = ClaimVerdict(plain, "unsupported", (), "no passage mentions " + ", ".join(unread))
             marked, supports = _with_marker(sentence, None), []
-        if main is None and bare is not None and asked_verb(question) not in re.sub(r"\s", "", plain):
+        if main is None and bare is not None and not says_word(plain, asked_verb(question)):
             main = bare  # "はい" undecided, then "#ライセンス違反…": nothing after it says what the yes is about
         if main is None:
             if verdict.status == "unsupported":
