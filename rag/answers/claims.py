@@ -10,7 +10,8 @@ supported by evidence only when
   same statement made about the present (``rag.answers.scope``);
 - it names the same side of a **contrasting pair** (和文/欧文, maximum/minimum) as the evidence
   (``rag.answers.contrast``);
-- enough of its content words occur there (``rag.answers.faithfulness.support``).
+- enough of its content words occur there (``rag.answers.faithfulness.support``);
+- each fact is given there for what the claim says, not for something beside it (``rag.answers.bindings``).
 
 A fact the question itself states and the passages hold is the asker's premise (``premises``), not something the
 answer must prove again, unless the evidence names another identifier in its place (a table row about another
@@ -26,9 +27,10 @@ claim. A question in the evidence asserts nothing, so it supports nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rag.answers.bindings import about_another, bound_elsewhere, paired_respectively
 from rag.answers.contrast import claimed_terms, contrasted_terms
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, significant_digits
 from rag.answers.faithfulness import (
@@ -58,9 +60,6 @@ more."""
 CONTRADICTION_MARGIN = 0.1
 """A window whose score is within this of the contradicting one's and that agrees with the claim makes the passage
 ambiguous about it: no "No." is drawn from it (a window's score: facts found + share of words - length penalty)."""
-BINDING_MARGIN = 2
-"""Words of the claim a sibling fact's clause must share beyond the claimed fact's for the fact to count as given
-for something else (``_bound_elsewhere``)."""
 TOPIC_MIN_TOKENS = 3
 """Below this many words taken from the question, a claim is too short to say what it is about."""
 PROSE_MIN_TOKENS = 3
@@ -218,7 +217,7 @@ def check_claim(
         reading = _statements(full_reading)
         window_facts = facts_of(reading)
         missing = tuple(f for f in facts if not fact_found(f, window_facts, plain_text(reading)))
-        missing += tuple(f for f in premised if _about_another(f, window_facts, reading))
+        missing += tuple(f for f in premised if about_another(f, window_facts, reading))
         share = support(worded, reading, ignored=named) if reading else 0.0
         contrasted = contrasted_terms(claimed, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
@@ -241,9 +240,9 @@ def check_claim(
     reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
     off_topic = _off_topic(claim, topic, best_reading, source) if topic and not across else ""
     reason = reason or off_topic or _contrast_reason(best_contrasted)
-    if not reason and (bound := _bound_elsewhere(facts, worded, best_reading)):
+    if not reason and (bound := bound_elsewhere(facts, worded, best_reading)):
         reason = f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
-    if not reason and (paired := _respectively(facts, best_reading)):
+    if not reason and (paired := paired_respectively(facts, best_reading)):
         reason = (
             f"the cited text pairs {paired[0].text} and {paired[1].text} with things it lists elsewhere "
             "('respectively'); it does not say which is which here"
@@ -268,7 +267,6 @@ def check_claim(
     return ClaimCheck(not reason, best.evidence, best.missing, conflict, best.support, reason, contradicts)
 
 
-_CLAUSE_END = re.compile(r"[、，；;]|,\s")
 _ONLY_ASKS = "the cited text only asks this as a question; it does not state it"
 
 
@@ -315,112 +313,6 @@ def _off_topic(claim: str, topic: str, reading: str, source: str = "") -> str:
     if len(asked) - len(absent) >= TOPIC_SHARE * len(asked) - 1e-9:
         return ""
     return "the cited text is not about " + ", ".join(sorted(absent)[:4])
-
-
-def _bound_elsewhere(facts: Sequence[Fact], worded: str, reading: str) -> tuple[Fact, Fact] | None:
-    """A claimed fact the evidence gives for something else, with the sibling it gives for what the claim says.
-
-    "…for renewable periods not to exceed 180 days only if, not later than 15 days after the date on which the
-    waiver is to take effect…" gives 180 days for a waiver; a claim that the date something takes effect can be
-    pushed back by 180 days shares its words with the clause of 15 days. The same holds across the sentences of the
-    window: "和文文字と欧文文字の間に,標準で\\xkanjiskip で指定されただけのグルーを挿入する … \\kanjiskip の一部と
-    \\xkanjiskip はノードの形で挿入される." names \\kanjiskip, yet gives \\xkanjiskip for the glue between Japanese and
-    Latin letters. A fact is bound to another clause when a sibling of its kind (an identifier, date, time, or number
-    with the same unit) in a clause without it shares at least ``BINDING_MARGIN`` more of the claim's other words than
-    the clauses holding it do, and that clause is in a sentence holding the fact, or every sentence holding the fact
-    names the sibling too. A sentence that names the fact alone says something of it: "TEX provides two primitives
-    \\uppercase and \\lowercase for changing the case of text. … To overcome this problem, LATEX provides the commands
-    \\MakeUppercase …" does give \\MakeUppercase for changing case.
-    Clauses end at 、，；; and at a comma before a space (not inside 1,200).
-    """
-    checked = [f for f in facts if f.kind in ("identifier", "date", "time") or (f.kind == "number" and f.unit)]
-    if not checked:
-        return None
-    words = content_tokens(worded) - content_tokens(" ".join(f.text for f in facts_of(worded)))
-    sentences = [reading[start:end] for start, end in sentence_spans(reading)]
-    clauses = [
-        (n, facts_of(c), plain_text(c), len(words & content_tokens(c)))
-        for n, sentence in enumerate(sentences)
-        for c in _CLAUSE_END.split(sentence)
-    ]
-    named = [facts_of(sentence) for sentence in sentences]
-    for fact in checked:
-        holding = [(n, score) for n, found, text, score in clauses if fact_found(fact, found, text)]
-        held_in = {n for n, _ in holding}
-        siblings = [
-            (score, other)
-            for n, found, text, score in clauses
-            if not fact_found(fact, found, text)
-            for other in found
-            if other.kind == fact.kind
-            and other.unit == fact.unit
-            and not any(same_fact(other, f) for f in facts)
-            and (n in held_in or all(any(same_fact(other, g) for g in named[h]) for h in held_in))
-        ]
-        best = max(siblings, key=lambda item: item[0], default=None)
-        if holding and best is not None and best[0] >= max(score for _, score in holding) + BINDING_MARGIN:
-            return fact, best[1]
-    return None
-
-
-_RESPECTIVELY = re.compile(r"それぞれ|各々|\brespectively\b", re.IGNORECASE)
-
-
-def _respectively(facts: Sequence[Fact], reading: str) -> tuple[Fact, Fact] | None:
-    """A claimed fact that the evidence gives only in a "respectively" sentence, with a sibling of its kind beside it.
-
-    "上記のうち,1 と2 についてはそれぞれ\\kanjiskip, \\xkanjiskip というパラメータを設けている." says which
-    parameter goes with which item of a list above it, and the claim restating item 2's words with \\kanjiskip holds
-    all its words: only the list, not this sentence, tells the two apart. Where another sentence of the evidence holds
-    the fact too, that one may say it plainly.
-    """
-    sentences = [reading[start:end] for start, end in sentence_spans(reading)]
-    for fact in facts:
-        holding = [s for s in sentences if fact_found(fact, facts_of(s), plain_text(s))]
-        if not holding or not all(_RESPECTIVELY.search(s) for s in holding):
-            continue
-        for sentence in holding:
-            sibling = next(
-                (
-                    other
-                    for other in facts_of(sentence)
-                    if other.kind == fact.kind
-                    and other.unit == fact.unit
-                    and not any(same_fact(other, f) for f in facts)
-                ),
-                None,
-            )
-            if sibling is not None:
-                return fact, sibling
-    return None
-
-
-def _about_another(premise: Fact, window_facts: tuple[Fact, ...], reading: str) -> bool:
-    """Whether the evidence names a sibling of the question's identifier or name instead of it: a premise restated
-    by the claim needs no proof where the evidence leaves its subject implicit, but "| TEEC_InitializeContext | Yes |"
-    is no evidence about TEEC_RequestCancellation (siblings share the prefix before ``_``, ``.``, ``:`` or ``(``),
-    and a deadline the Secretary of the Treasury is given none about the Secretary of State (names of several words
-    share their first)."""
-    of_family: Callable[[str], str]
-    if premise.kind == "identifier":
-        family, of_family = _family(premise.value), _family
-    else:  # a one-word name has no siblings to be told from
-        family, of_family = (_head(premise.value) if " " in premise.value else ""), _head
-    siblings = [f for f in window_facts if f.kind == premise.kind and family and of_family(f.value) == family]
-    return any(not same_fact(f, premise) for f in siblings) and not fact_found(
-        premise, window_facts, plain_text(reading)
-    )
-
-
-def _head(name: str) -> str:
-    """The first word of a name, which the names of its siblings share (``secretary`` of ``Secretary of State``)."""
-    return name.split()[0].casefold() if name.strip() else ""
-
-
-def _family(identifier: str) -> str:
-    """The prefix an API's identifiers share (``TEEC`` of ``TEEC_OpenSession``); "" for one without a separator."""
-    match = re.match(r"([^_.:(]+)[_.:(]", identifier)
-    return match.group(1) if match else ""
 
 
 def _contrast_reason(contrasted: list[tuple[str, str]]) -> str:

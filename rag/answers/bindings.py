@@ -1,0 +1,127 @@
+"""Which thing a claimed fact is given for: a name or number the evidence holds may belong to something else.
+
+The claim checks (``rag.answers.claims``) find a claim's facts in its evidence; these rules say when finding them is
+not enough. A number may be given in the clause about another thing (``bound_elsewhere``), a parameter only paired
+"respectively" with items listed elsewhere (``paired_respectively``), and a passage about a sibling of the question's
+identifier or office is no evidence about it (``about_another``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact
+from rag.answers.faithfulness import content_tokens, sentence_spans
+
+BINDING_MARGIN = 2
+"""Words of the claim a sibling fact's clause must share beyond the claimed fact's for the fact to count as given
+for something else (``bound_elsewhere``)."""
+
+_CLAUSE_END = re.compile(r"[、，；;]|,\s")
+
+
+def bound_elsewhere(facts: Sequence[Fact], worded: str, reading: str) -> tuple[Fact, Fact] | None:
+    """A claimed fact the evidence gives for something else, with the sibling it gives for what the claim says.
+
+    "…for renewable periods not to exceed 180 days only if, not later than 15 days after the date on which the
+    waiver is to take effect…" gives 180 days for a waiver; a claim that the date something takes effect can be
+    pushed back by 180 days shares its words with the clause of 15 days. The same holds across the sentences of the
+    window: "和文文字と欧文文字の間に,標準で\\xkanjiskip で指定されただけのグルーを挿入する … \\kanjiskip の一部と
+    \\xkanjiskip はノードの形で挿入される." names \\kanjiskip, yet gives \\xkanjiskip for the glue between Japanese and
+    Latin letters. A fact is bound to another clause when a sibling of its kind (an identifier, date, time, or number
+    with the same unit) in a clause without it shares at least ``BINDING_MARGIN`` more of the claim's other words than
+    the clauses holding it do, and that clause is in a sentence holding the fact, or every sentence holding the fact
+    names the sibling too. A sentence that names the fact alone says something of it: "TEX provides two primitives
+    \\uppercase and \\lowercase for changing the case of text. … To overcome this problem, LATEX provides the commands
+    \\MakeUppercase …" does give \\MakeUppercase for changing case.
+    Clauses end at 、，；; and at a comma before a space (not inside 1,200).
+    """
+    checked = [f for f in facts if f.kind in ("identifier", "date", "time") or (f.kind == "number" and f.unit)]
+    if not checked:
+        return None
+    words = content_tokens(worded) - content_tokens(" ".join(f.text for f in facts_of(worded)))
+    sentences = [reading[start:end] for start, end in sentence_spans(reading)]
+    clauses = [
+        (n, facts_of(c), plain_text(c), len(words & content_tokens(c)))
+        for n, sentence in enumerate(sentences)
+        for c in _CLAUSE_END.split(sentence)
+    ]
+    named = [facts_of(sentence) for sentence in sentences]
+    for fact in checked:
+        holding = [(n, score) for n, found, text, score in clauses if fact_found(fact, found, text)]
+        held_in = {n for n, _ in holding}
+        siblings = [
+            (score, other)
+            for n, found, text, score in clauses
+            if not fact_found(fact, found, text)
+            for other in found
+            if other.kind == fact.kind
+            and other.unit == fact.unit
+            and not any(same_fact(other, f) for f in facts)
+            and (n in held_in or all(any(same_fact(other, g) for g in named[h]) for h in held_in))
+        ]
+        best = max(siblings, key=lambda item: item[0], default=None)
+        if holding and best is not None and best[0] >= max(score for _, score in holding) + BINDING_MARGIN:
+            return fact, best[1]
+    return None
+
+
+_RESPECTIVELY = re.compile(r"それぞれ|各々|\brespectively\b", re.IGNORECASE)
+
+
+def paired_respectively(facts: Sequence[Fact], reading: str) -> tuple[Fact, Fact] | None:
+    """A claimed fact that the evidence gives only in a "respectively" sentence, with a sibling of its kind beside it.
+
+    "上記のうち,1 と2 についてはそれぞれ\\kanjiskip, \\xkanjiskip というパラメータを設けている." says which
+    parameter goes with which item of a list above it, and the claim restating item 2's words with \\kanjiskip holds
+    all its words: only the list, not this sentence, tells the two apart. Where another sentence of the evidence holds
+    the fact too, that one may say it plainly.
+    """
+    sentences = [reading[start:end] for start, end in sentence_spans(reading)]
+    for fact in facts:
+        holding = [s for s in sentences if fact_found(fact, facts_of(s), plain_text(s))]
+        if not holding or not all(_RESPECTIVELY.search(s) for s in holding):
+            continue
+        for sentence in holding:
+            sibling = next(
+                (
+                    other
+                    for other in facts_of(sentence)
+                    if other.kind == fact.kind
+                    and other.unit == fact.unit
+                    and not any(same_fact(other, f) for f in facts)
+                ),
+                None,
+            )
+            if sibling is not None:
+                return fact, sibling
+    return None
+
+
+def about_another(premise: Fact, window_facts: tuple[Fact, ...], reading: str) -> bool:
+    """Whether the evidence names a sibling of the question's identifier or name instead of it: a premise restated
+    by the claim needs no proof where the evidence leaves its subject implicit, but "| TEEC_InitializeContext | Yes |"
+    is no evidence about TEEC_RequestCancellation (siblings share the prefix before ``_``, ``.``, ``:`` or ``(``),
+    and a deadline the Secretary of the Treasury is given none about the Secretary of State (names of several words
+    share their first)."""
+    of_family: Callable[[str], str]
+    if premise.kind == "identifier":
+        family, of_family = _family(premise.value), _family
+    else:  # a one-word name has no siblings to be told from
+        family, of_family = (_head(premise.value) if " " in premise.value else ""), _head
+    siblings = [f for f in window_facts if f.kind == premise.kind and family and of_family(f.value) == family]
+    return any(not same_fact(f, premise) for f in siblings) and not fact_found(
+        premise, window_facts, plain_text(reading)
+    )
+
+
+def _head(name: str) -> str:
+    """The first word of a name, which the names of its siblings share (``secretary`` of ``Secretary of State``)."""
+    return name.split()[0].casefold() if name.strip() else ""
+
+
+def _family(identifier: str) -> str:
+    """The prefix an API's identifiers share (``TEEC`` of ``TEEC_OpenSession``); "" for one without a separator."""
+    match = re.match(r"([^_.:(]+)[_.:(]", identifier)
+    return match.group(1) if match else ""
