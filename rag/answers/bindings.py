@@ -2,8 +2,10 @@
 
 The claim checks (``rag.answers.claims``) find a claim's facts in its evidence; these rules say when finding them is
 not enough. A number may be given in the clause about another thing (``bound_elsewhere``), a parameter only paired
-"respectively" with items listed elsewhere (``paired_respectively``), and a passage about a sibling of the question's
-identifier or office is no evidence about it (``about_another``).
+"respectively" with items listed elsewhere (``paired_respectively``), a passage about a sibling of the question's
+identifier or office is no evidence about it (``about_another``), a clause the claim copies may say what it
+says of a sibling identifier (``said_of_sibling``), and of the alternatives a question offers, the evidence may give
+the other one for what the claim is about (``chose_elsewhere``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ BINDING_MARGIN = 2
 for something else (``bound_elsewhere``)."""
 
 _CLAUSE_END = re.compile(r"[、，；;]|,\s")
+_COPIED_CLAUSE_END = re.compile(r"[、，；;]|,(?!\d{3})|(?=[(（])")
+"""Where a clause of a copied sentence ends: also at a comma without a space ("…であるが,p3.8.2 までは") and where an
+aside opens ("(例えば\\count255=\\kansujichar1 はエラー)" names its own example)."""
 
 
 def bound_elsewhere(facts: Sequence[Fact], worded: str, reading: str) -> tuple[Fact, Fact] | None:
@@ -67,6 +72,99 @@ def bound_elsewhere(facts: Sequence[Fact], worded: str, reading: str) -> tuple[F
     return None
 
 
+def said_of_sibling(stated: Sequence[Fact], claim: str, reading: str) -> tuple[Fact, Fact] | None:
+    """An identifier the claim says something of, with the sibling the evidence says that of instead.
+
+    A clause of the claim restates a clause of the evidence when it shares its words; the identifier it names must
+    then be the one that clause names. "pTeXで\\kansujiは整数値パラメータであるが,…" copies the manual's
+    "\\kansujichar は整数値パラメータであるが,…" with the command's name cut short; the window holds \\kansuji
+    too, two sentences on (`\\count255=\\expandafter`\\kansuji1`), so finding the name is not enough. The
+    clause naming the sibling (same family, or one name the other with more letters) must share at least
+    ``BINDING_MARGIN`` more of the claim clause's words than every clause naming the claimed identifier.
+    """
+    identifiers = [f for f in stated if f.kind == "identifier"]
+    if not identifiers:
+        return None
+    evidence = [
+        (facts_of(c), plain_text(c), content_tokens(c))
+        for start, end in sentence_spans(reading)
+        for c in _COPIED_CLAUSE_END.split(reading[start:end])
+    ]
+    for start, end in sentence_spans(claim):
+        for clause in _COPIED_CLAUSE_END.split(claim[start:end]):
+            named = facts_of(clause)
+            words = content_tokens(clause) - content_tokens(" ".join(f.text for f in named))
+            for fact in (f for f in identifiers if fact_found(f, named, plain_text(clause))):
+                holding = [len(words & tokens) for found, text, tokens in evidence if fact_found(fact, found, text)]
+                siblings = [
+                    (len(words & tokens), other)
+                    for found, text, tokens in evidence
+                    if not fact_found(fact, found, text)
+                    for other in found
+                    if other.kind == "identifier"
+                    and not fact_found(other, named, plain_text(clause))
+                    and (_extends(other.value, fact.value) or (_family(fact.value) == _family(other.value) != ""))
+                ]
+                best = max(siblings, key=lambda item: item[0], default=None)
+                if best is not None and best[0] >= max(holding, default=0) + BINDING_MARGIN:
+                    return fact, best[1]
+    return None
+
+
+_EN_ALTERNATIVES = re.compile(r"\b([A-Za-z][\w-]*)\s+or\s+(?:(?:the|a|an)\s+)?([A-Za-z][\w-]*)", re.IGNORECASE)
+_JA_TERM = "[\u3400-\u9fff々\u30a1-\u30fa\u30fcA-Za-z0-9_]+"
+_JA_ALTERNATIVES = re.compile(
+    f"({_JA_TERM})(?:です|でしょう|なの)?か[、,]?\\s*({_JA_TERM})(?:です|でしょう|なの)?か"
+    f"|({_JA_TERM})(?:と|または|か)({_JA_TERM})の(?:どちら|どっち|いずれ)"
+)
+_ALTERNATIVE_CLAUSE_END = re.compile(r"[、，；;。]|,(?!\d{3})|\s(?:and|while|whereas|but)\s", re.IGNORECASE)
+
+
+def chose_elsewhere(claim: str, question: str, reading: str) -> tuple[str, str] | None:
+    """For a question that offers alternatives ("Is Secure World the client or the server?", "AですかBですか",
+    "AとBのどちら"), the alternative the claim picks and the one the evidence gives for what the claim is about.
+
+    "…with Normal World acting as a client and Secure World as a server" holds every word of "Secure World is the
+    client": which alternative goes with the subject is told only by the clause each stands in. Among the clauses
+    naming one alternative and not the other, the one sharing most of the claim's other words decides; None when it
+    names the claim's pick, ties, or the claim names both or neither. ``(pick, "")`` when the evidence does not name
+    the pick at all: the words the claim takes from the question are no evidence of which it chose.
+    """
+    offered = _alternatives(question)
+    if offered is None:
+        return None
+    said = content_tokens(claim)
+    picked = [term for term in offered if _names_term(said, term)]
+    if len(picked) != 1:
+        return None
+    pick, other = picked[0], next(term for term in offered if term != picked[0])
+    if not _names_term(content_tokens(reading), pick):
+        return pick, ""
+    subject = said - content_tokens(" ".join(offered))
+    best: dict[str, int] = {}
+    for clause in _ALTERNATIVE_CLAUSE_END.split(reading):
+        tokens = content_tokens(clause)
+        named = [term for term in offered if _names_term(tokens, term)]
+        if len(named) == 1:
+            best[named[0]] = max(best.get(named[0], 0), len(subject & tokens))
+    return (pick, other) if best.get(other, 0) > best.get(pick, 0) else None
+
+
+def _alternatives(question: str) -> tuple[str, str] | None:
+    """The two alternatives a question offers, or None (the same word twice offers nothing)."""
+    match = _EN_ALTERNATIVES.search(question) or _JA_ALTERNATIVES.search(question)
+    if match is None:
+        return None
+    first, second = (group for group in match.groups() if group)
+    words = content_tokens(first), content_tokens(second)
+    return (first, second) if all(words) and words[0] != words[1] else None
+
+
+def _names_term(tokens: set[str], term: str) -> bool:
+    words = content_tokens(term)
+    return bool(words) and words <= tokens
+
+
 _RESPECTIVELY = re.compile(r"それぞれ|各々|\brespectively\b", re.IGNORECASE)
 
 
@@ -102,7 +200,8 @@ def paired_respectively(facts: Sequence[Fact], reading: str) -> tuple[Fact, Fact
 def about_another(premise: Fact, window_facts: tuple[Fact, ...], reading: str) -> bool:
     """Whether the evidence names a sibling of the question's identifier or name instead of it: a premise restated
     by the claim needs no proof where the evidence leaves its subject implicit, but "| TEEC_InitializeContext | Yes |"
-    is no evidence about TEEC_RequestCancellation (siblings share the prefix before ``_``, ``.``, ``:`` or ``(``),
+    is no evidence about TEEC_RequestCancellation (siblings share the prefix before ``_``, ``.``, ``:`` or ``(``, or
+    one is the other with more letters: "\\kansujichar は整数値パラメータ" says nothing of \\kansuji),
     and a deadline the Secretary of the Treasury is given none about the Secretary of State (names of several words
     share their first)."""
     of_family: Callable[[str], str]
@@ -110,10 +209,20 @@ def about_another(premise: Fact, window_facts: tuple[Fact, ...], reading: str) -
         family, of_family = _family(premise.value), _family
     else:  # a one-word name has no siblings to be told from
         family, of_family = (_head(premise.value) if " " in premise.value else ""), _head
-    siblings = [f for f in window_facts if f.kind == premise.kind and family and of_family(f.value) == family]
+    siblings = [
+        f
+        for f in window_facts
+        if f.kind == premise.kind and ((family and of_family(f.value) == family) or _extends(f.value, premise.value))
+    ]
     return any(not same_fact(f, premise) for f in siblings) and not fact_found(
         premise, window_facts, plain_text(reading)
     )
+
+
+def _extends(value: str, other: str) -> bool:
+    """Whether one identifier is the other with more letters: ``\\kansujichar`` beside ``\\kansuji``."""
+    a, b = value.casefold(), other.casefold()
+    return a != b and (a.startswith(b) or b.startswith(a))
 
 
 def _head(name: str) -> str:

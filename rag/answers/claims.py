@@ -30,7 +30,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.answers.bindings import about_another, bound_elsewhere, paired_respectively
+from rag.answers.bindings import (
+    about_another,
+    bound_elsewhere,
+    chose_elsewhere,
+    paired_respectively,
+    said_of_sibling,
+)
 from rag.answers.contrast import claimed_terms, contrasted_terms
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, significant_digits
 from rag.answers.faithfulness import (
@@ -41,7 +47,7 @@ from rag.answers.faithfulness import (
     sentence_spans,
     support,
 )
-from rag.answers.polarity import polarity_conflict
+from rag.answers.polarity import denied_words, holds_words, polarity_conflict
 from rag.answers.prompts import detect_language
 from rag.answers.scope import former_state
 from rag.answers.windows import windows
@@ -117,7 +123,9 @@ class _Window:
 # ---- the check ---------------------------------------------------------------------------------------------
 
 
-def premises(question: str, texts: Sequence[str], sources: Sequence[str] = ()) -> tuple[Fact, ...]:
+def premises(
+    question: str, texts: Sequence[str], sources: Sequence[str] = (), *, denial: bool = False
+) -> tuple[Fact, ...]:
     """Facts the question states that the documents state too: the asker's premises, not the answer's claims.
 
     "OpenChain仕様2.0の認証は何か月有効？" answered "仕様2.0の認証は18か月有効です [1]" restates "2.0" from the
@@ -131,14 +139,27 @@ def premises(question: str, texts: Sequence[str], sources: Sequence[str] = ()) -
     argument?") is about its identifiers and names: the answer's "yes" holds only where the evidence speaks of them,
     so there they are premises only when they name a document (mTower of ``mtower_description.md``). Otherwise a
     description of v-type arguments in general verified "Yes, it can".
+
+    ``denial``: the premises for finding the answer's opposite, where a rule the passages state for a whole class
+    denies a yes about one member the passages name: "Nothing in this division may be construed … to authorize the
+    Attorney General to pursue enforcement … against an individual user of a foreign adversary controlled
+    application" says no to "Can the Attorney General go after individual TikTok users?" (TikTok is one such
+    application, the passages say). There a yes/no question's identifiers and names of several words are premises
+    too; ``rag.answers.verification`` still refuses a denial whose sentence names another identifier.
     """
     read = [(facts_of(text), plain_text(text)) for text in texts]
     names = [_letters_and_digits(source) for source in sources]
-    subjects = ("identifier", "name") if is_yes_no_question(question) else ()
+    yes_no = is_yes_no_question(question)
+
+    def subject(fact: Fact) -> bool:
+        if not yes_no or fact.kind not in ("identifier", "name"):
+            return False
+        return not denial or (fact.kind == "name" and " " not in fact.value)  # one word: no siblings to tell apart
+
     return tuple(
         fact
         for fact in facts_of(question)
-        if (fact.kind not in subjects and any(fact_found(fact, facts, plain) for facts, plain in read))
+        if (not subject(fact) and any(fact_found(fact, facts, plain) for facts, plain in read))
         or _names_a_source(fact, names)
     )
 
@@ -242,6 +263,14 @@ def check_claim(
     reason = reason or off_topic or _contrast_reason(best_contrasted)
     if not reason and (bound := bound_elsewhere(facts, worded, best_reading)):
         reason = f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
+    if not reason and (swapped := said_of_sibling(stated, claim, best_reading)):
+        reason = f"the cited text says this of {swapped[1].text}, not {swapped[0].text}"
+    if not reason and topic and (chosen := chose_elsewhere(claim, topic, best_reading)):
+        reason = (
+            f"the cited text gives {chosen[1]}, not {chosen[0]}, for what the claim is about"
+            if chosen[1]
+            else f"the cited text does not say {chosen[0]}, the alternative the claim picks"
+        )
     if not reason and (paired := paired_respectively(facts, best_reading)):
         reason = (
             f"the cited text pairs {paired[0].text} and {paired[1].text} with things it lists elsewhere "
@@ -249,8 +278,9 @@ def check_claim(
         )
     if not reason and (past := former_state(claim, best.evidence)):
         reason = f"the cited text describes a former state ({past}); the claim states it as current"
-    # the evidence states the opposite only when it is a statement, not a question, and no other statement restating
-    # the claim about as closely agrees with it: a FAQ quotes the misconception before the answer that corrects it
+    # the evidence states the opposite only when it is a statement, not a question, that holds what the claim denies
+    # (not "sparingly" against "not … often"), and no other statement restating the claim about as closely agrees
+    # with it: a FAQ quotes the misconception before the answer that corrects it
     contradicts = (
         conflict
         and not best.missing
@@ -258,6 +288,7 @@ def check_claim(
         and not off_topic
         and not best_contrasted
         and not _asks(best.evidence)
+        and holds_words(denied_words(claim), best_reading)
         and all(
             polarity_conflict(claim, w.said, across=detect_language(w.check.evidence) != language)
             for w in ranked[1:]

@@ -370,9 +370,19 @@ def same_fact(fact: Fact, other: Fact) -> bool:
 def _phrase_found(value: str, haystack: str) -> bool:
     """Whether a name's words occur in ``haystack`` (casefolded) as the name: in order, with only punctuation or the
     connectives a name holds between them (of, for, and, the). "Secretary State" of "the Secretary of State" is not
-    found in "the Secretary of the Treasury … Russian aggressor state", whose words it holds, far apart."""
+    found in "the Secretary of the Treasury … Russian aggressor state", whose words it holds, far apart. A name is
+    a whole word (a plural "s" aside): "\\kansuji" is not found in "\\kansujichar", nor "TEEC_OpenSession" in
+    "TEEC_OpenSessionEx"; against Japanese text only ASCII letters and digits count ("OSSの" names OSS)."""
     words = [re.escape(word.casefold()) for word in value.split()]
-    return re.search(_NAME_GAP.join(words), haystack) is not None
+    if not words:
+        return False
+    before = r"(?<![0-9a-z_])" if re.match(r"[0-9a-z_]", words[0]) else ""
+    after = r"(?:e?s)?(?![0-9a-z_])" if re.search(r"[a-z_]$", words[-1]) else ""
+    if words[-1][-1:].isdigit():
+        after = r"(?!\d)"  # a number's letter suffix is read apart from it: "U.S.C. 609" of "(6 U.S.C. 609a)"
+    if re.fullmatch(r"\\\\[a-z@]+", words[-1]):
+        after = r"(?![a-z@])"  # a TeX control word ends at its last letter: "\kansuji1" names \kansuji
+    return re.search(before + _NAME_GAP.join(words) + after, haystack) is not None
 
 
 def _same_magnitude(a: str, b: str) -> bool:

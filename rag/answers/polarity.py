@@ -82,6 +82,32 @@ def is_negated(sentence: str) -> bool:
     return negation_count(text) % 2 == 1
 
 
+_EN_REPORTING = frozenset(
+    "say says said state states stated mention mentions mentioned specify specifies specified describe describes "
+    "described indicate indicates indicated suggest suggests suggested explicitly".split()
+)
+"""Verbs that report what a text says: "the guide does not say X" denies what follows them, not the saying."""
+_EN_CLAUSE_END = re.compile(r"[,;:.!?]\s|[;:!?]|\.$")
+
+
+def denied_words(claim: str) -> set[str]:
+    """The content words an English claim's denial covers: those after its first negation up to the end of that
+    clause, reporting verbs aside. "No, the guide does not say \\DeclareDocumentCommand should be used often" denies
+    "used often": a sentence that says the command "should be used sparingly" shares its words but not "often", so
+    it does not say the opposite. Empty for an affirmation and for Japanese (whose negation closes its predicate)."""
+    text = _EN_NOT_NEGATION.sub(" ", _ANSWER_PARTICLE.sub("", plain_text(claim)))
+    if _KANA.search(text) or (denial := _EN_NEGATION.search(text)) is None:
+        return set()
+    scope = _EN_CLAUSE_END.split(text[denial.end() :], 1)[0]
+    return {word for word in content_tokens(scope) if word not in _EN_REPORTING}
+
+
+def holds_words(words: set[str], text: str) -> bool:
+    """Whether ``text`` holds each of ``words`` in some form ("implement" in "Implemented", "use" in "used")."""
+    held = content_tokens(text)
+    return all(any(token.startswith(word[: max(4, len(word) - 2)]) for token in held) for word in words)
+
+
 def asks_negatively(question: str) -> bool:
     """Whether a yes/no question is put in the negative ("問題ありませんか？", "Isn't it…?"), where a bare yes or no
     would be ambiguous. A word that means a denial asks plainly: "…の挿入も禁止されますか？" is answered "いいえ"."""
@@ -156,6 +182,10 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
     return is_negated(claim) != (is_negated(closest) if contrasted is None else contrasted)
 
 
+def _is_aside(clause: str) -> bool:
+    return clause.lstrip().startswith(("(", "（"))
+
+
 def predicate_words(claim: str, count: int = 2) -> list[str]:
     """The last ``count`` words written in kanji or katakana of a Japanese claim's last clause: its verb and what
     it acts on (製品, 使 of "…製品に使ってもよい"; 削除, 必要 of "…削除する必要があります"). [] for other languages."""
@@ -213,6 +243,8 @@ def clause_polarity(claim: str, sentence: str) -> bool | None:
         # condition ("改行が含まれていると、…読み取れなくなる") is not what it asserts, but a denial joined to the
         # next clause is ("セルの結合を行わず、同一内容を各セルに入力すること": do not merge, and enter …)
         restated = clauses[candidates[0]]
+        if (later := clauses[candidates[0] + 1 :]) and all(_is_aside(clause) for clause in later):
+            return negated[candidates[0]]  # only asides follow it ("…挙動であった(例えば…はエラー)"): the predicate
         return True if candidates[0] < len(clauses) - 1 and _JOINED_DENIAL.search(restated) else None
     # the same predicate for two cases ("行末に配置される場合は…し, 行頭に配置される場合は…しないで"): the cases
     # differ where their condition clauses stop running in parallel, just before the ending they share

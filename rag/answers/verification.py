@@ -100,7 +100,9 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
         The checked answer.
     """
     by_n = {p.n: p for p in passages}
-    given = premises(question, [p.chunk.text for p in passages], [p.chunk.source for p in passages])
+    texts, sources = [p.chunk.text for p in passages], [p.chunk.source for p in passages]
+    given = premises(question, texts, sources)
+    denial_given = premises(question, texts, sources, denial=True)
     pieces: list[str] = []
     verdicts: list[ClaimVerdict] = []
     quotes: dict[int, tuple[str, str]] = {}  # passage -> (first claim citing it, its evidence)
@@ -132,6 +134,8 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
         if main is None:
             if verdict.status == "unsupported":
                 contradiction = _contradiction(plain, context, cited, passages, given, question)
+                if contradiction is None and denial_given != given:
+                    contradiction = _contradiction(plain, context, cited, passages, denial_given, question)
             # "はい。" that no passage confirms or denies leaves the answer's point to the sentence after it
             undecided = verdict.status == "unsupported" and contradiction is None and stance(plain, question)
             bare = verdict if undecided else bare
@@ -294,9 +298,14 @@ def _contradiction(
     a checklist's question ("データが分断されていないか") has said nothing a passage could contradict."""
     if is_question(claim):
         return None
+    claimed = facts_of(claim)
     for passage in sorted(passages, key=lambda p: (p.n not in cited, p.n)):
         check = _check(claim, passage, context, given, topic)
-        if check.contradicts:
+        # a premise the sentence leaves implicit must not be one it names another identifier in place of
+        found = facts_of(check.evidence)
+        implicit = any(f.kind == "identifier" and not any(same_fact(f, g) for g in found) for f in claimed)
+        named_other = any(f.kind == "identifier" and not any(same_fact(f, c) for c in claimed) for f in found)
+        if check.contradicts and not (implicit and named_other):
             return Contradiction(passage.n, clip_quote_for(claim, check.evidence), claim)
     return None
 

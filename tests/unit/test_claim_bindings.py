@@ -1,0 +1,118 @@
+"""What a claim says must be said of the same thing in its evidence: a copied clause, an alternative the question
+offers, and a denial each checked on the real passage where a wrong answer was shown as verified or turned into the
+wrong yes or no."""
+
+from __future__ import annotations
+
+from test_claims import chunk_with, needs_realdocs
+
+from rag.answers.citations import Passage
+from rag.answers.claims import check_claim
+from rag.answers.facts import fact_found, facts_of
+from rag.answers.verification import check_answer
+
+
+def test_an_identifier_is_not_found_inside_a_longer_one() -> None:
+    """A name is found as a whole word: the shorter command is not named by the longer one that starts with it."""
+    (short,) = facts_of("\\kansuji")
+    assert not fact_found(short, (), "\\kansujichar は整数値パラメータ")
+    assert fact_found(short, (), "\\count255=\\expandafter`\\kansuji1")  # a TeX command ends at its last letter
+    (function,) = facts_of("TEEC_OpenSession")
+    assert not fact_found(function, (), "| TEEC_OpenSessionEx | Yes |".casefold())
+    (code,) = [f for f in facts_of("(6 U.S.C. 609a)") if f.kind == "identifier"]
+    assert fact_found(code, (), "section 2009 of the homeland security act of 2002 (6 u.s.c. 609a)")
+
+
+@needs_realdocs
+def test_a_copied_sentence_with_the_command_name_cut_short_is_not_verified() -> None:
+    """The pTeX manual says "\\kansujichar は整数値パラメータであるが…". Asked what \\kansuji does, the model copied
+    that sentence with \\kansuji in its place; the window names \\kansuji two sentences on, in the example that reads
+    the parameter, so finding the name was enough to show the copy as verified."""
+    chunk = chunk_with("ja_ptex_manual.pdf", "\\kansujichar は整数値パラメータであるが", "\\expandafter`\\kansuji1")
+    question = "pTeXで\\kansujiは何をするプリミティブですか？"
+    swapped = check_answer(
+        "pTeXで\\kansujiは整数値パラメータであるが,p3.8.2 までは「代入できるが取得はできない」という挙動であった"
+        "(例えば\\count255=\\kansujichar1 はエラー)[1].",
+        question,
+        [Passage(1, chunk, chunk.text)],
+    )
+    assert [c.status for c in swapped.claims] == ["unsupported"]
+    assert "\\kansujichar" in swapped.claims[0].reason
+    copied = check_answer(
+        "\\kansujichar は整数値パラメータであるが,p3.8.2 までは「代入できるが取得はできない」という挙動であった [1].",
+        "pTeXの\\kansujicharはどんなパラメータですか？",
+        [Passage(1, chunk, chunk.text)],
+    )
+    assert [c.status for c in copied.claims] == ["verified"]
+
+
+@needs_realdocs
+def test_the_alternative_a_claim_picks_must_be_the_one_its_evidence_gives_for_the_subject() -> None:
+    """mTower's description: "…with Normal World acting as a client and Secure World as a server". Asked whether
+    Secure World is the client or the server, "Secure World is the client" holds every word of that sentence."""
+    chunk = chunk_with("en_mtower_functionality_description.md", "Secure World as a server")
+    question = "Is Secure World in mTower the client or the server?"
+    wrong = check_claim("Secure World is the client in mTower.", chunk.text, topic=question, source=chunk.source)
+    assert not wrong.supported and "server" in wrong.reason
+    right = check_claim("Secure World is the server in mTower.", chunk.text, topic=question, source=chunk.source)
+    assert right.supported, right.reason
+    other = check_claim(
+        "Normal World is the client.",
+        chunk.text,
+        topic="Is Normal World the client or the server?",
+        source=chunk.source,
+    )
+    assert other.supported, other.reason
+    # a passage that names neither alternative is no evidence of the pick, however many of the question's words it has
+    menu = chunk_with("en_mtower_functionality_description.md", "*Secure debug UART configuration*")
+    unnamed = check_answer("Secure World is the client in mTower [1].", question, [Passage(1, menu, menu.text)])
+    assert [c.status for c in unnamed.claims] == ["unsupported"]
+    assert "client" in unnamed.claims[0].reason
+
+
+@needs_realdocs
+def test_a_sentence_that_does_not_hold_what_a_denial_denies_does_not_say_the_opposite() -> None:
+    """The LaTeX guide: "\\DeclareDocumentCommand will always create the new definition … This should be used
+    sparingly." The model's right "No, the guide does not say it should be used often" was read as contradicted,
+    and the answer led with the engine's "Yes." ("sparingly" is not "often")."""
+    chunk = chunk_with("en_latex_usrguide.pdf", "This should be used sparingly")
+    passages = [Passage(1, chunk, chunk.text)]
+    denied = check_answer(
+        "No, the LaTeX guide does not say \\DeclareDocumentCommand should be used often [1].",
+        "Does the LaTeX guide say \\DeclareDocumentCommand should be used often?",
+        passages,
+    )
+    assert denied.contradiction is None
+    # a denial of what the sentence does say is still its opposite
+    wrong = check_answer(
+        "No, \\DeclareDocumentCommand does not always create the new definition [1].",
+        "Does \\DeclareDocumentCommand always create a new definition?",
+        passages,
+    )
+    assert wrong.contradiction is not None and "will always create" in wrong.contradiction.quote
+
+
+@needs_realdocs
+def test_a_rule_stated_for_a_class_denies_a_yes_about_a_member_the_passages_name() -> None:
+    """The bill's rule of construction: "Nothing in this division may be construed— … (2) to authorize the Attorney
+    General to pursue enforcement … against an individual user of a foreign adversary controlled application". Asked
+    whether the Attorney General can go after individual TikTok users, the model said yes; the rule never names
+    TikTok (the definition of such applications does), so the answer showed the rule without the "No." it gives."""
+    rule = chunk_with("en_us_bill_hr815_2024.pdf", "against an individual user of a foreign adversary controlled")
+    definition = chunk_with("en_us_bill_hr815_2024.pdf", "(ii) TikTok;")
+    passages = [Passage(1, definition, definition.text), Passage(2, rule, rule.text)]
+    question = "Can the Attorney General use the app-divestiture division to go after individual TikTok users?"
+    checked = check_answer(
+        "Yes, the Attorney General can use the division to go after individual TikTok users [2].", question, passages
+    )
+    assert checked.claims[0].status == "unsupported"
+    assert checked.contradiction is not None and checked.contradiction.n == 2
+    assert "individual user" in checked.contradiction.quote
+    # a sentence that names another identifier where the question's is left implicit says nothing against it
+    menu = chunk_with("en_mtower_functionality_description.md", "| TEEC_RequestCancellation |")
+    other = check_answer(
+        "Yes, mTower implements TEEC_OpenSessionEx [1].",
+        "Does mTower implement TEEC_OpenSessionEx?",
+        [Passage(1, menu, menu.text)],
+    )
+    assert other.contradiction is None
