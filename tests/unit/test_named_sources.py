@@ -121,3 +121,52 @@ def test_an_english_question_naming_a_japanese_table_finds_the_row_that_answers_
 
     assert hits[0].chunk.source == "docs/ja_digital_agency_machine_readability_rules.csv"
     assert "L3-01" in hits[0].chunk.text
+
+
+def test_the_words_naming_a_document_are_set_aside_when_searching_inside_it() -> None:
+    """What is left of a question once the words naming its document go: a run of name words, a word written as a
+    product's name, and a Japanese run holding a name word; a common word alone, or in a compound, stays."""
+    from rag.ingest.tokenization import make_tokenizer
+
+    names = SourceNames(make_tokenizer("sudachi").tokenize)
+    sources = [*SOURCES, "docs/ja_openchain_industry_survey_2023.pdf", "docs/ja_ptex_manual.pdf"]
+    survey, faq, ptex = "docs/ja_openchain_industry_survey_2023.pdf", "docs/ja_oss_license_faq.pdf", sources[-1]
+    names.named("v1", lambda: sources, [])
+
+    english = names.without_names("In the 2023 OpenChain industry survey, what share is listed?", [survey])
+    japanese = names.without_names("2023年のOpenChain業界調査には、何件の回答がありましたか？", [survey])
+    product = names.without_names("Which pTeX primitive typesets kanji numerals?", [ptex])
+    common = names.without_names("Is the text of the license I chose enough for a dual-licensed OSS?", [faq])
+
+    assert english.split() == ["In", "the", ",", "what", "share", "is", "listed?"]
+    assert japanese == "のには、何件の回答がありましたか？"
+    assert product.split() == ["Which", "primitive", "typesets", "kanji", "numerals?"]
+    assert common == "Is the text of the license I chose enough for a dual-licensed OSS?"
+
+
+def test_inside_a_named_document_the_page_about_what_is_asked_comes_before_pages_repeating_its_name(
+    tmp_path: Path, models_dir: Path, e5_embedder
+) -> None:
+    """A survey's title page and the charts that repeat its name stood before the chart that answers: asked inside
+    the survey, the question's words that name it said nothing of what was asked, and outweighed the rest."""
+    from tests.docmaker import make_pdf
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    make_pdf(
+        docs / "en_acme_router_user_survey_2024.pdf",
+        [
+            "Acme Router User Survey 2024. Results of the Acme Router user survey, 2024 edition.",
+            "Acme Router 2024 survey: how satisfied are you with the Acme Router firmware? Very satisfied 40%.",
+            "Have you heard of the Acme Router survey programme before 2024? Yes 12 (30%). No 28 (70%).",
+            "Where do you keep the device? At home 58 (72.5%). At the office 22 (27.5%).",
+        ],
+    )
+    (docs / "en_release_notes.txt").write_text("Version 3.1 fixes the firmware update on routers.", encoding="utf-8")
+    service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=e5_embedder)
+    service.index_paths([docs])
+
+    hits = service.search("In the Acme Router user survey 2024, what share of respondents keep it at home?")
+
+    assert hits[0].chunk.source == "docs/en_acme_router_user_survey_2024.pdf"
+    assert "72.5%" in hits[0].chunk.text
