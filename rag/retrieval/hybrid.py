@@ -39,7 +39,6 @@ OVERFETCH_MARGIN = 1.5
 OVERFETCH_MAX = 1500
 NAMED_SOURCES_SEARCHED = 2  # sources a question names that are searched on their own (the best named first)
 NAMED_SOURCE_K = 5  # nearest chunks taken from each of them
-FOCUS_MIN_TERMS = 2  # search terms a question must keep without its sources' names for those to be set aside
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +123,6 @@ class HybridRetriever:
         t1 = time.perf_counter()
         dense_hits: list[tuple[str, float]] = []
         named: dict[str, float] = {}
-        focus: list[np.ndarray] = []  # the query without its named sources' names, embedded, when it says enough
         vector = None
         embed_ms = dense_ms = 0.0
         if weight > 0.0:
@@ -135,14 +133,11 @@ class HybridRetriever:
             if filters is None:
                 named_by = [*query_tokens, *designations(query)]
                 named = self._source_names.named(keyword.version, self._index.catalog.sources, named_by)
-                focus = self._focus(query, named)
-                dense_hits = self._with_named_sources([vector, *focus], dense_hits, named)
+                dense_hits = self._with_named_sources(vector, dense_hits, named)
             embed_ms, dense_ms = (t2 - t1) * 1e3, (time.perf_counter() - t2) * 1e3
         t3 = time.perf_counter()
         weight = adaptive_weight(weight, query_tokens, keyword_hits)
         chunks = self._index.manifest.chunks_by_id(list(dict.fromkeys(cid for cid, _ in [*dense_hits, *keyword_hits])))
-        if focus:
-            dense_hits = self._focused(focus[0], dense_hits, keyword_hits, chunks, named)
         unjudged = _other_language(query, dense_hits, chunks)
         fused = self._fuse(weight, vector, dense_hits, keyword_hits, keyword_scores, unjudged)
         fused = [f for f in fused if f.chunk_id in chunks]  # readers trust only committed manifest rows
@@ -185,50 +180,19 @@ class HybridRetriever:
         return [(cid, score) for cid, score in found if passes(cid)]  # entity lists Chroma cannot express
 
     def _with_named_sources(
-        self, vectors: list[np.ndarray], dense_hits: list[tuple[str, float]], named: dict[str, float]
+        self, vector: np.ndarray, dense_hits: list[tuple[str, float]], named: dict[str, float]
     ) -> list[tuple[str, float]]:
-        """``dense_hits`` with the nearest chunks inside each source the question names (a few each, for each of
-        the query's ``vectors``), best first."""
+        """``dense_hits`` with the nearest chunks inside each source the question names (a few each), best first."""
         found = dict(dense_hits)
         for source in sorted(named, key=lambda src: -named[src])[:NAMED_SOURCES_SEARCHED]:
-            for vector in vectors:
-                try:
-                    inside = self._index.vectors.query(vector, NAMED_SOURCE_K, where={"source": source})
-                except IndexError_ as err:  # a busy store: the named source's passages are lifted if found anyway
-                    log.warning("Searching inside %s skipped: %s", source, err)
-                    break
-                for cid, score in inside:
-                    found.setdefault(cid, score)
+            try:
+                inside = self._index.vectors.query(vector, NAMED_SOURCE_K, where={"source": source})
+            except IndexError_ as err:  # a busy store: the named source's passages are lifted if found anyway
+                log.warning("Searching inside %s skipped: %s", source, err)
+                continue
+            for cid, score in inside:
+                found.setdefault(cid, score)
         return sorted(found.items(), key=lambda item: -item[1])
-
-    def _focus(self, query: str, named: dict[str, float]) -> list[np.ndarray]:
-        """The query without the words naming its ``named`` sources, embedded ([] when nothing is named, or too few
-        search terms are left to say what is asked: "What is the OpenChain spec?")."""
-        if not named:
-            return []
-        focus = self._source_names.without_names(query, named)
-        if focus == query or len(set(search_terms(self._index.tokenizer.tokenize(focus)))) < FOCUS_MIN_TERMS:
-            return []
-        return [self._index.embedder.embed_queries([focus])[0]]
-
-    def _focused(
-        self,
-        focus: np.ndarray,
-        dense_hits: list[tuple[str, float]],
-        keyword_hits: list[tuple[str, float]],
-        chunks: dict[str, Chunk],
-        named: dict[str, float],
-    ) -> list[tuple[str, float]]:
-        """``dense_hits`` where every candidate inside a named source is scored by its cosine to the ``focus``
-        vector instead (keyword-only ones too): inside the document the question names, what it asks decides."""
-        inside = [
-            cid
-            for cid in dict.fromkeys(cid for cid, _ in [*dense_hits, *keyword_hits])
-            if cid in chunks and chunks[cid].source in named
-        ]
-        stored = self._index.vectors.embeddings_of(inside)
-        hits = dict(dense_hits) | {cid: float(embedding @ focus) for cid, embedding in stored.items()}
-        return sorted(hits.items(), key=lambda item: -item[1])
 
     def _fuse(
         self,

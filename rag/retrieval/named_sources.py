@@ -15,7 +15,7 @@ import math
 import re
 import threading
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
 NAMED_SHARE = 0.34
@@ -29,13 +29,6 @@ not name."""
 
 _DESIGNATION = re.compile(r"(?<![A-Za-z0-9])([A-Z](?:\.?[A-Z])+)\.?[\s\-]*(\d{2,})(?![0-9])")
 """Capitals then a number, as documents are designated: "H.R. 815", "RFC 7231", "ISO-9001" (not "June 13")."""
-_PHRASE = re.compile(r"[^\s\u3041-\u3096、。，．,.:;?？!！「」『』()（）\[\]'’]+")
-"""A Latin word ("dual-licensed" is one), or a run of letters, digits, kanji and katakana (no spaces, hiragana or
-punctuation)."""
-_WORD_GAP = re.compile(r"\s+|['’]s\s+")
-"""What may stand between two words of a name: spaces, a possessive ("mTower's Normal World")."""
-_CAMEL_CASE = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]")
-"""A word written as a product's name ("pTeX", "mTower", "OpenChain"), which names its document even alone."""
 _CUT = re.compile(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])")
 _TOO_SHORT = re.compile(r"[A-Za-z]{1,2}|\d{1,2}")  # "v2", "report_3": words a question uses for other reasons
 
@@ -69,43 +62,6 @@ class SourceNames:
                 named[source] = share
         return named
 
-    def without_names(self, query: str, named: Collection[str]) -> str:
-        """``query`` without the words that name the ``named`` sources (as the last ``named`` call weighed them).
-
-        Inside a document the question names, those words say which document, not what in it, and they pull the
-        pages that repeat the name (a title page, a chart titled "OpenChain ISO/IEC 5230") ahead of the one asked
-        about: "In the 2023 OpenChain industry survey, what share of respondents said their company is publicly
-        listed?" asked inside the survey is "what share of respondents said their company is publicly listed?",
-        whose nearest page is the chart of listed companies. Latin words go as a run of two or more whole name words
-        ("the OSS compliance pamphlet"), or alone when written as a product's name ("pTeX"): a common word alone may
-        be what is asked about ("the full license text" of ``oss_license_misunderstandings_faq.pdf``), and so may a
-        word a compound shares ("dual-licensed"). A run of letters, digits and kanji or katakana goes whole when it
-        holds a name word ("2023年", "OpenChain業界調査", "チャット00004"): its Japanese part names the document too.
-        """
-        with self._lock:
-            words = {word for source in named for word in self._weights.get(source, {})}
-        if not words:
-            return query
-        cut: list[tuple[int, int]] = []
-        run: list[tuple[int, int]] = []
-        for match in [*_PHRASE.finditer(query), None]:
-            start, end = match.span() if match else (len(query), len(query))
-            piece = match.group() if match else ""
-            tokens = self._tokenize(piece) if piece else []
-            latin = piece.isascii()
-            names = _latin_name(tokens, words) if latin else any(t in words for t in tokens)
-            if run and not (names and latin and _WORD_GAP.fullmatch(query[run[-1][1] : start])):
-                if len(run) > 1 or _CAMEL_CASE.search(query[run[0][0] : run[0][1]]):
-                    cut.extend(run)
-                run = []
-            if names and latin:
-                run.append((start, end))
-            elif names:
-                cut.append((start, end))
-        for start, end in sorted(cut, reverse=True):
-            query = query[:start] + query[end:]
-        return query
-
     def _weights_for(self, version: str, sources: Callable[[], Sequence[str]]) -> dict[str, dict[str, float]]:
         with self._lock:
             if version != self._version:
@@ -128,16 +84,6 @@ class SourceNames:
         # the tokenizer also cuts "w3c" into "w", "3", "c": a single letter or digit never reaches a question's search
         # terms, so it would only dilute the share the question's words can cover
         return [w for w in words if not (len(w) == 1 and w.isascii() and w.isalnum())]
-
-
-def _latin_name(tokens: Sequence[str], words: Collection[str]) -> bool:
-    """Whether a Latin word's ``tokens`` (the tokenizer gives a compound and its parts: "openchain", "open",
-    "chain") make it a name word: the compound is one, or every part is ("machine-readability" of
-    ``machine_readability_rules.csv``); "dual-licensed" is not, though "licens" names ``license_faq.pdf``."""
-    if not tokens:
-        return False
-    whole = max(tokens, key=len)
-    return whole in words or all(t in words for t in tokens if t != whole or len(tokens) == 1)
 
 
 def name_pieces(source: str) -> list[str]:
