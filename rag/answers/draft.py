@@ -149,6 +149,7 @@ class AnswerDraft:
             rate = reading_rate(backend) if settings.sizes_context_by_reading_rate(backend.name) else None
             self.passages = tuple(build_context(self.query, self.hits, settings, backend.name, rate))
         self._bases = {h.chunk.chunk_id: h.base for h in self.hits}
+        self._relevance = relevance
         ranked = rank_sentences(self.query, self.passages, relevance)
         self._ranked = tuple((score, replace(e, base=self._bases.get(e.chunk_id, e.base))) for score, e in ranked)
         self.evidence: tuple[Evidence, ...] = best_per_passage(self._ranked, self.passages)
@@ -222,7 +223,7 @@ class AnswerDraft:
         if stream.looped:
             notes.append(_TEXT["looped"][language])
         followups = followups or heading_followups(self.query, self.passages, language)
-        checked = check_answer(body, self.query, self.passages)
+        checked = check_answer(body, self.query, self.passages, self._relevance)
         if checked.main_claim_failed:
             reasons = "; ".join(dict.fromkeys(c.reason for c in checked.claims if c.reason))
             note = _TEXT["replaced"][language].format(reasons=reasons)

@@ -60,7 +60,7 @@ def _lexical_score(question: str, reading: str) -> float:
     return support(question, reading) + 0.25 * similarity(question, reading)
 
 
-def _answers_nothing(sentence: str) -> bool:
+def answers_nothing(sentence: str) -> bool:
     """Whether a unit names a topic rather than answering: a short line without closing punctuation (a title), a
     question, a table row with one filled cell or fewer than a third filled (a label, a merged header), or
     a line of fewer than ``MIN_CONTENT_TOKENS`` content words after its speaker's name."""
@@ -89,7 +89,7 @@ def _scored_units(
     question's score (a FAQ's answer).
     """
     units = [sentence_units(text) for text in texts]
-    weights = [[TITLE_WEIGHT if _answers_nothing(s) else 1.0 for s, _r in text_units] for text_units in units]
+    weights = [[TITLE_WEIGHT if answers_nothing(s) else 1.0 for s, _r in text_units] for text_units in units]
     scores = [[_lexical_score(question, r) for _s, r in text_units] for text_units in units]
     if relevance is not None:
         # the first passages are the most relevant: past the cap, later ones keep their word-overlap score

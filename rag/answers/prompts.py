@@ -61,6 +61,12 @@ def detect_language(text: str) -> Language:
     return "ja" if len(_HAN.findall(text)) > len(_LATIN.findall(text)) else "en"
 
 
+def majority_language(text: str) -> Language:
+    """``ja`` when kana and Han characters outnumber Latin letters; else ``en``. For evidence rather than questions:
+    an OCR'd English page with a stray "づつも" is English."""
+    return "ja" if len(_KANA.findall(text)) + len(_HAN.findall(text)) > len(_LATIN.findall(text)) else "en"
+
+
 def format_passage(passage: Passage) -> str:
     """``[n] (source, p. N — section)`` followed by the passage text."""
     header = passage.label + (f" — {passage.chunk.section}" if passage.chunk.section else "")

@@ -16,19 +16,22 @@ from dataclasses import dataclass
 
 from rag.answers.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote_for, closed_sentence_spans
 from rag.answers.claims import ClaimCheck, check_claim, premises
+from rag.answers.evidence import SentenceRelevance, answers_nothing
 from rag.answers.facts import Fact, facts_of, same_fact
 from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
     content_tokens,
     is_question,
+    is_table_row,
     is_yes_no_question,
     markers_of,
     says_unknown,
     strip_markers,
     support,
 )
-from rag.answers.prompts import detect_language
+from rag.answers.prompts import detect_language, majority_language
 from rag.answers.replies import asked_verb, check_reply, says_word, stance
+from rag.answers.windows import sentence_units
 from rag.ingest.lists import opening_lead_in
 from rag.records import Citation, ClaimStatus, ClaimVerdict
 
@@ -37,6 +40,10 @@ SHORT_CLAIM_TOKENS = 3
 
 RESTATED_SHARE = 0.6
 """Share of its words a claim takes from a what/which question for it to count as a restatement of the question."""
+
+ACROSS_LANGUAGES_MARGIN = 0.001
+"""How far below the passages' row or sentence closest in meaning to a question the one a bare pick in another
+language is checked against may be (e5 cosines differ by thousandths between rows of one table: only a tie)."""
 
 _MARKER = re.compile(r"\s*\[\d+\]")
 _KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
@@ -88,13 +95,18 @@ class CheckedAnswer:
         return tuple(c.sentence for c in self.claims if c.status == "unsupported")
 
 
-def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> CheckedAnswer:
+def check_answer(
+    answer: str, question: str, passages: Sequence[Passage], relevance: SentenceRelevance | None = None
+) -> CheckedAnswer:
     """Check every sentence of ``answer`` against the passages it cites and rebuild its markers and citations.
 
     Args:
         answer: the model's answer with ``[n]`` markers (invalid markers already removed).
         question: the question asked (short claims are read with it).
         passages: the numbered passages the answer was written from.
+        relevance: the embedding model's cosines (``rag.answers.evidence.SentenceRelevance``): a bare name or number
+            in another language than its evidence must be checked against the row closest in meaning to the
+            question (None: no such check, for callers without an embedding model).
 
     Returns:
         The checked answer.
@@ -129,9 +141,14 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
         if verdict.status != "unsupported" and (unread := _unmentioned(plain, question, passages)):
             verdict = ClaimVerdict(plain, "unsupported", (), "no passage mentions " + ", ".join(unread))
             marked, supports = _with_marker(sentence, None), []
+        if verdict.status != "unsupported" and _picked_by_facts_alone(plain, question, supports, passages, relevance):
+            verdict = ClaimVerdict(plain, "unsupported", (), _ACROSS_REASON)
+            marked, supports = _with_marker(sentence, None), []
         if main is None and bare is not None and not says_word(plain, asked_verb(question)):
             main = bare  # "はい" undecided, then "#ライセンス違反…": nothing after it says what the yes is about
-        if main is None:
+        # a table row copied from a passage is the evidence of a point, not the point: "The functions missing from …
+        # are listed below:" over rows the table marks "Yes" stands or falls with what it says of them
+        if main is None and not is_table_row(plain):
             if verdict.status == "unsupported":
                 contradiction = _contradiction(plain, context, cited, passages, given, question)
                 if contradiction is None and denial_given != given:
@@ -159,6 +176,48 @@ def check_answer(answer: str, question: str, passages: Sequence[Passage]) -> Che
     main = main or (judged[0] if judged else None)
     main_failed = main is not None and (main.status == "unsupported" or 2 * len(failed) > len(judged))
     return CheckedAnswer(text.strip(), citations, tuple(verdicts), main_failed, attributed, moved, contradiction)
+
+
+_ACROSS_REASON = (
+    "it adds only a name or number to the question, in another language than its evidence, and another row or "
+    "sentence of the passages is closer to the question in meaning"
+)
+
+
+def _picked_by_facts_alone(
+    claim: str,
+    question: str,
+    supports: Sequence[tuple[int | None, str, ClaimCheck | None]],
+    passages: Sequence[Passage],
+    relevance: SentenceRelevance | None,
+) -> bool:
+    """Whether a claim that adds nothing to the question but its facts, checked against evidence in another
+    language, names a row or sentence other than the one that answers the question best by meaning.
+
+    No word is shared across languages: the bare "L1-02", answering in English which rule says the header row comes
+    first, was verified by the row of rule L1-02 (several tables in one sheet) because the row names it. Such a
+    claim says only "this row answers": it holds when the row it is checked against is the one of the passages
+    closest in meaning to the question and the claim (the embedding model's cosine, within
+    ``ACROSS_LANGUAGES_MARGIN``; titles and near-empty rows aside). A claim with words of its own ("…同時に32トラック
+    あります") is read as before: its facts and polarity carry it.
+    """
+    if relevance is None:
+        return False
+    stated = content_tokens(" ".join(f.text for f in facts_of(claim)))
+    if content_tokens(claim) - content_tokens(question) - stated:
+        return False
+    language = majority_language(f"{question} {claim}")  # a bare "\\prebreakpenalty" is in the question's language
+    across = [c for _n, _said, c in supports if c is not None and majority_language(c.evidence) != language]
+    units = [unit for p in passages for unit in sentence_units(p.chunk.text) if not answers_nothing(unit[0])]
+    if not across or not units:
+        return False
+    cosines = list(relevance(f"{question} {claim}", [reading for _unit, reading in units]))
+    closest = max(cosines)
+    for check in across:
+        held = [cos for (unit, _r), cos in zip(units, cosines, strict=True) if unit.strip() in check.evidence]
+        if not held or max(held) < closest - ACROSS_LANGUAGES_MARGIN:
+            return True
+    return False
 
 
 def _restates(claim: str, question: str) -> bool:

@@ -4,12 +4,16 @@ wrong yes or no."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from test_claims import chunk_with, needs_realdocs
 
 from rag.answers.citations import Passage
 from rag.answers.claims import check_claim
+from rag.answers.evidence import SentenceRelevance
 from rag.answers.facts import fact_found, facts_of
 from rag.answers.verification import check_answer
+from rag.models.embedding import Embedder
 
 
 def test_an_identifier_is_not_found_inside_a_longer_one() -> None:
@@ -116,3 +120,58 @@ def test_a_rule_stated_for_a_class_denies_a_yes_about_a_member_the_passages_name
         [Passage(1, menu, menu.text)],
     )
     assert other.contradiction is None
+
+
+@needs_realdocs
+def test_rows_copied_under_a_restated_question_are_not_the_answer_s_point() -> None:
+    """Asked which Client API functions mTower lacks, the model wrote "The GP TEE Client API functions that are
+    missing … are listed in the table below:" and copied the table's rows, nearly all marked "Yes". The lead-in,
+    which restates the question, was passed over as no answer, and the first copied row (true of the table) became
+    the answer's point, so the answer was shown; a copied row is evidence of a point, not the point."""
+    table = chunk_with("en_mtower_functionality_description.md", "| TEEC_RegisterSharedMemory | No |")
+    question = "Which GP TEE Client API functions are missing from mTower's Normal World implementation?"
+    reply = (
+        "The GP TEE Client API functions that are missing from mTower's Normal World implementation are listed in the "
+        "table below:\n| TEEC_InitializeContext | Yes | Covered in test suite |\n"
+        "| TEEC_OpenSession | Yes | Covered in test suite |"
+    )
+    checked = check_answer(reply, question, [Passage(1, table, table.text)])
+    assert checked.claims[0].status == "unsupported"
+    assert checked.main_claim_failed
+
+
+def _relevance(embedder: Embedder) -> SentenceRelevance:
+    def cosines(question: str, sentences: Sequence[str]) -> list[float]:
+        return [float(c) for c in embedder.embed_passages(list(sentences)) @ embedder.embed_queries([question])[0]]
+
+    return cosines
+
+
+@needs_realdocs
+def test_a_claim_in_another_language_must_be_closest_in_meaning_to_the_row_it_is_checked_against(
+    e5_embedder: Embedder,
+) -> None:
+    """Asked in English which of the Digital Agency's rules says the header row comes first, the model answered a
+    bare "L1-02": the row of rule L1-02 (several tables in one sheet) names it, and across languages a claim's
+    facts were all that was compared, so the wrong rule was shown as verified. The row of L3-01 answers."""
+    name = "ja_digital_agency_machine_readability_rules.csv"
+    first, other = chunk_with(name, "| L3-01 |"), chunk_with(name, "| L1-02 |")
+    passages = [Passage(1, first, first.text), Passage(2, other, other.text)]
+    question = "Which rule in the Digital Agency rules wants the header row on the first line, the data from the next?"
+    relevance = _relevance(e5_embedder)
+
+    wrong = check_answer("L1-02 [2]", question, passages, relevance)
+    right = check_answer("L3-01 [1]", question, passages, relevance)
+
+    assert [c.status for c in wrong.claims] == ["unsupported"]
+    assert "another language" in wrong.claims[0].reason
+    assert [c.status for c in right.claims] == ["verified"]
+    # a claim with words of its own is carried by its facts and polarity, as before
+    brochure = chunk_with("en_scan_linn_sequencer_brochure.pdf", "32 simultaneous")
+    tracks = check_answer(
+        "各シーケンスは同時に32トラックを持ちます [1]。",
+        "LinnSequencerのシーケンスには、同時に何トラックありますか？",
+        [Passage(1, brochure, brochure.text)],
+        relevance,
+    )
+    assert [c.status for c in tracks.claims] == ["verified"]
