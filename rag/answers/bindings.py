@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact
+from rag.answers.facts import Fact, designation_label, fact_found, facts_of, plain_text, same_fact
 from rag.answers.faithfulness import content_tokens, sentence_spans
 
 BINDING_MARGIN = 2
@@ -231,6 +231,9 @@ def _head(name: str) -> str:
 
 
 def _family(identifier: str) -> str:
-    """The prefix an API's identifiers share (``TEEC`` of ``TEEC_OpenSession``); "" for one without a separator."""
+    """The prefix an API's identifiers share (``TEEC`` of ``TEEC_OpenSession``), the label designations share
+    (``division`` of ``Division R``); "" for one without a separator."""
+    if label := designation_label(identifier):
+        return label
     match = re.match(r"([^_.:(]+)[_.:(]", identifier)
     return match.group(1) if match else ""

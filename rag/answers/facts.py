@@ -250,6 +250,12 @@ _CODE = re.compile(
     re.ASCII,  # a word boundary against ASCII only: "ルールのL3-09では" holds L3-09 (の and で are letters to Unicode)
 )
 """Codes that hold digits: read as one identifier before any number is, so "L3-01" is no count of 1."""
+_LETTER_DESIGNATION = re.compile(
+    r"\b((?i:division|subtitle|title|part|appendix|annex|schedule|chapter|exhibit|article))\s+([A-Z]{1,3})\b(?!-)",
+    re.ASCII,
+)
+"""A part of a document designated by letters: "Division R", "DIVISION S.—", "Title II", "Appendix A"; its letter
+is what tells it from its siblings, so the two are one identifier ("Division R" is not "DIVISION S")."""
 _IDENTIFIER = re.compile(
     r"\\[A-Za-z@]+"  # TeX control sequences
     r"|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b"  # snake_case, TEEC_OpenSession
@@ -334,6 +340,9 @@ def facts_of(text: str) -> tuple[Fact, ...]:
         dotted = match[1] or match[2]
         facts.append(Fact("version", dotted, match.group()))
         taken.append(match.span())
+    for match in _LETTER_DESIGNATION.finditer(text):
+        facts.append(Fact("identifier", f"{match[1].capitalize()} {match[2]}", match.group()))
+        taken.append(match.span())
     for match in _CODE.finditer(text):
         if not _overlaps(match.span(), taken):
             facts.append(Fact("identifier", " ".join(match.group().split()), match.group()))
@@ -356,6 +365,12 @@ def _clock_time(match: re.Match[str]) -> str | None:
     if half:
         hour = hour % 12 + (12 if half == "p" else 0)
     return f"{hour}:{minutes:02d}"
+
+
+def designation_label(identifier: str) -> str:
+    """The label of a letter designation ("division" of "Division R"), which its siblings share; "" for others."""
+    match = _LETTER_DESIGNATION.fullmatch(identifier)
+    return match[1].casefold() if match else ""
 
 
 def significant_digits(fact: Fact) -> int:

@@ -19,6 +19,8 @@ FOLLOWUPS_MARKER = re.compile(r"[*#\s]*(?:FOLLOW[- ]?UPS?|フォローアップ|
 
 # follow-ups written without the marker: bullet lines ending in a question mark at the very end of the reply
 _TRAILING_QUESTIONS = re.compile(r"(?:\n[ \t]*(?:[-*・•]|\d+[.)．])[ \t]*[^\n]*[?？][^\n]*)+\s*$")
+JA_SCRIPT_SHARE = 0.2
+"""Share of a text's letters written in kana or Han from which ``script_language`` takes it for Japanese."""
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -61,10 +63,13 @@ def detect_language(text: str) -> Language:
     return "ja" if len(_HAN.findall(text)) > len(_LATIN.findall(text)) else "en"
 
 
-def majority_language(text: str) -> Language:
-    """``ja`` when kana and Han characters outnumber Latin letters; else ``en``. For evidence rather than questions:
-    an OCR'd English page with a stray "づつも" is English."""
-    return "ja" if len(_KANA.findall(text)) + len(_HAN.findall(text)) > len(_LATIN.findall(text)) else "en"
+def script_language(text: str) -> Language:
+    """``ja`` when kana and Han characters make up at least ``JA_SCRIPT_SHARE`` of the text's letters; else ``en``.
+    For evidence and bare answers, where a single kana says little: an OCR'd English page with a stray "づつも" is
+    English, and "\\kansujichar の引数に許される値は0–9 に限られ" (as many Latin letters as Japanese) is Japanese."""
+    japanese = len(_KANA.findall(text)) + len(_HAN.findall(text))
+    letters = japanese + len(_LATIN.findall(text))
+    return "ja" if letters and japanese >= JA_SCRIPT_SHARE * letters else "en"
 
 
 def format_passage(passage: Passage) -> str:

@@ -29,7 +29,7 @@ from rag.answers.faithfulness import (
     strip_markers,
     support,
 )
-from rag.answers.prompts import detect_language, majority_language
+from rag.answers.prompts import detect_language, script_language
 from rag.answers.replies import asked_verb, check_reply, says_word, stance
 from rag.answers.windows import sentence_units
 from rag.ingest.lists import opening_lead_in
@@ -206,8 +206,8 @@ def _picked_by_facts_alone(
     stated = content_tokens(" ".join(f.text for f in facts_of(claim)))
     if content_tokens(claim) - content_tokens(question) - stated:
         return False
-    language = majority_language(f"{question} {claim}")  # a bare "\\prebreakpenalty" is in the question's language
-    across = [c for _n, _said, c in supports if c is not None and majority_language(c.evidence) != language]
+    language = script_language(f"{question} {claim}")  # a bare "\\prebreakpenalty" is in the question's language
+    across = [c for _n, _said, c in supports if c is not None and script_language(c.evidence) != language]
     units = [unit for p in passages for unit in sentence_units(p.chunk.text) if not answers_nothing(unit[0])]
     if not across or not units:
         return False

@@ -175,3 +175,42 @@ def test_a_claim_in_another_language_must_be_closest_in_meaning_to_the_row_it_is
         relevance,
     )
     assert [c.status for c in tracks.claims] == ["verified"]
+
+
+@needs_realdocs
+def test_a_part_designated_by_a_letter_is_told_from_its_siblings() -> None:
+    """The bill's table of divisions: "(18) DIVISION R.—Holding Iranian Leaders Accountable Act. (19) DIVISION
+    S.—Iran-China Energy Sanctions Act of 2023." A letter was no fact, so "Division R … is the Iran-China Energy
+    Sanctions Act" held every fact of the next item and was shown as verified."""
+    divisions = chunk_with("en_us_bill_hr815_2024.pdf", "(19) DIVISION S.—Iran-China Energy Sanctions Act")
+    passages = [Passage(1, divisions, divisions.text)]
+    assert [f.value for f in facts_of("DIVISION S.—Iran-China") if f.kind == "identifier"] == ["Division S"]
+
+    wrong = check_answer(
+        "Yes, Division R of H.R. 815 is the Iran-China Energy Sanctions Act [1].",
+        "Is Division R of H.R. 815 the Iran-China Energy Sanctions Act?",
+        passages,
+    )
+    right = check_answer(
+        "Division S of H.R. 815 is the Iran-China Energy Sanctions Act of 2023 [1].",
+        "Which division of H.R. 815 is the Iran-China Energy Sanctions Act?",
+        passages,
+    )
+
+    assert [c.status for c in wrong.claims] == ["unsupported"] and "Division R" in wrong.claims[0].reason
+    assert [c.status for c in right.claims] == ["verified"]
+
+
+@needs_realdocs
+def test_a_japanese_answer_naming_a_command_is_read_as_japanese(e5_embedder: Embedder) -> None:
+    """ "pTeXで\\kansujicharに指定できる値の範囲は？" holds about as many Latin letters as Japanese ones; counted by
+    majority, the question and its answer "…範囲は0–9です" were English, the manual's sentence another language,
+    and the right answer was held to the rule for bare picks across languages."""
+    chunk = chunk_with("ja_ptex_manual.pdf", "\\kansujichar の引数に許される値は0–9 に限られ")
+    checked = check_answer(
+        "pTEXで\\kansujicharに指定できる値の範囲は0–9です[1]。",
+        "pTeXで\\kansujicharに指定できる値の範囲は？",
+        [Passage(1, chunk, chunk.text)],
+        _relevance(e5_embedder),
+    )
+    assert [c.status for c in checked.claims] == ["verified"]
