@@ -48,7 +48,7 @@ from rag.answers.faithfulness import (
     support,
 )
 from rag.answers.polarity import denied_words, holds_words, polarity_conflict
-from rag.answers.prompts import detect_language
+from rag.answers.prompts import script_language
 from rag.answers.scope import former_state
 from rag.answers.windows import windows
 from rag.retrieval.named_sources import name_pieces
@@ -228,7 +228,7 @@ def check_claim(
     premised = tuple(f for f in stated if f.kind in ("identifier", "name") and f not in facts)
     anchored = any(_anchors(f) for f in facts)
     worded = f"{context} {claim}" if context else claim
-    language = detect_language(claim)
+    language = script_language(claim)
     claimed = claimed_terms(claim)
     # the words of the file's name say which document, not what of it: every passage of ptex_manual.pdf has "pTeX"
     named = _name_tokens(source)
@@ -243,7 +243,7 @@ def check_claim(
         contrasted = contrasted_terms(claimed, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
         # facts (``_anchors``) and polarity must carry the check; a claim without one is not verified
-        other_language = anchored and detect_language(reading) != language and _prose(reading, window_facts)
+        other_language = anchored and script_language(reading) != language and _prose(reading, window_facts)
         needed = 0.0 if other_language else threshold
         # windows that hold every fact and enough words come first; among them a longer window must earn its
         # place, so the quote is the sentence itself rather than its neighbours too
@@ -256,7 +256,7 @@ def check_claim(
     ranked.sort(key=lambda w: (w.holds, w.score), reverse=True)
     top = ranked[0]
     best, best_needed, best_reading, best_contrasted = top.check, top.needed, top.reading, top.contrasted
-    across = detect_language(best.evidence) != language
+    across = script_language(best.evidence) != language
     conflict = polarity_conflict(claim, top.said, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
     off_topic = _off_topic(claim, topic, best_reading, source) if topic and not across else ""
@@ -290,7 +290,7 @@ def check_claim(
         and not _asks(best.evidence)
         and holds_words(denied_words(claim), best_reading)
         and all(
-            polarity_conflict(claim, w.said, across=detect_language(w.check.evidence) != language)
+            polarity_conflict(claim, w.said, across=script_language(w.check.evidence) != language)
             for w in ranked[1:]
             if w.holds and w.score >= top.score - CONTRADICTION_MARGIN and not _asks(w.check.evidence)
         )

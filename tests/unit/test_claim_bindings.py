@@ -4,13 +4,10 @@ wrong yes or no."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from test_claims import chunk_with, needs_realdocs
+from test_claims import chunk_with, embedding_relevance, needs_realdocs
 
 from rag.answers.citations import Passage
 from rag.answers.claims import check_claim
-from rag.answers.evidence import SentenceRelevance
 from rag.answers.facts import fact_found, facts_of
 from rag.answers.verification import check_answer
 from rag.models.embedding import Embedder
@@ -140,13 +137,6 @@ def test_rows_copied_under_a_restated_question_are_not_the_answer_s_point() -> N
     assert checked.main_claim_failed
 
 
-def _relevance(embedder: Embedder) -> SentenceRelevance:
-    def cosines(question: str, sentences: Sequence[str]) -> list[float]:
-        return [float(c) for c in embedder.embed_passages(list(sentences)) @ embedder.embed_queries([question])[0]]
-
-    return cosines
-
-
 @needs_realdocs
 def test_a_claim_in_another_language_must_be_closest_in_meaning_to_the_row_it_is_checked_against(
     e5_embedder: Embedder,
@@ -158,7 +148,7 @@ def test_a_claim_in_another_language_must_be_closest_in_meaning_to_the_row_it_is
     first, other = chunk_with(name, "| L3-01 |"), chunk_with(name, "| L1-02 |")
     passages = [Passage(1, first, first.text), Passage(2, other, other.text)]
     question = "Which rule in the Digital Agency rules wants the header row on the first line, the data from the next?"
-    relevance = _relevance(e5_embedder)
+    relevance = embedding_relevance(e5_embedder)
 
     wrong = check_answer("L1-02 [2]", question, passages, relevance)
     right = check_answer("L3-01 [1]", question, passages, relevance)
@@ -211,6 +201,41 @@ def test_a_japanese_answer_naming_a_command_is_read_as_japanese(e5_embedder: Emb
         "pTEXで\\kansujicharに指定できる値の範囲は0–9です[1]。",
         "pTeXで\\kansujicharに指定できる値の範囲は？",
         [Passage(1, chunk, chunk.text)],
-        _relevance(e5_embedder),
+        embedding_relevance(e5_embedder),
     )
     assert [c.status for c in checked.claims] == ["verified"]
+
+
+@needs_realdocs
+def test_an_entry_of_a_reference_list_verifies_no_claim_in_another_language(e5_embedder: Embedder) -> None:
+    """Asked whether pTeX 3.8.3 can read back \\kansujichar, "Yes, pTeX 3.8.3 can read back the value of
+    \\kansujichar" was verified by the manual's reference entry "[8] aminophen, 「欧文文字の\\kansujichar,
+    \\inhibitxspcode」": by its kana the entry was Japanese, so only the command's name had to be found there. By its
+    letters it is English, and it holds none of the claim's words."""
+    references = chunk_with("ja_ptex_manual.pdf", "[8] aminophen")
+    fixed = chunk_with("ja_ptex_manual.pdf", "3.8.3 で取得もできるように修正された")
+    passages = [Passage(1, references, references.text), Passage(2, fixed, fixed.text)]
+    checked = check_answer(
+        "Yes, pTeX 3.8.3 can read back the value of \\kansujichar [1].",
+        "Can pTeX 3.8.3 read back the value of \\kansujichar?",
+        passages,
+        embedding_relevance(e5_embedder),
+    )
+    assert not any(c.cited == (1,) for c in checked.claims)
+
+
+@needs_realdocs
+def test_a_yes_that_holds_stands_however_many_details_after_it_fail() -> None:
+    """An answer most of whose sentences fail is replaced by the evidence; a yes or no that holds is the answer's
+    point, and its wrong details are shown as unsupported beside it instead of taking it away."""
+    table = chunk_with("en_mtower_functionality_description.md", "| TEE_Panic |")
+    reply = "Yes, mTower implements TEE_Panic [1]. It was added in mTower 9.9. It takes 10 seconds to return."
+    checked = check_answer(reply, "Does mTower implement TEE_Panic?", [Passage(1, table, table.text)])
+    assert [c.status for c in checked.claims] == ["verified", "unsupported", "unsupported"]
+    assert not checked.main_claim_failed
+    what = check_answer(
+        "TEE_Panic is implemented [1]. It was added in mTower 9.9. It takes 10 seconds to return.",
+        "Which panic function does mTower implement?",
+        [Passage(1, table, table.text)],
+    )
+    assert what.main_claim_failed  # not a yes or no: most of it fails, so the evidence is shown

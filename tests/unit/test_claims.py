@@ -6,6 +6,7 @@ checks a claim against exactly the text the index would hold.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from rag.answers.citations import Passage
 from rag.answers.claims import check_claim, premises
 from rag.answers.contrast import claimed_terms, contrasted_terms
 from rag.answers.draft import AnswerDraft
+from rag.answers.evidence import SentenceRelevance
 from rag.answers.facts import facts_of
 from rag.answers.faithfulness import is_yes_no_question, split_sentences
 from rag.answers.polarity import asks_negatively, is_negated
@@ -22,6 +24,7 @@ from rag.answers.replies import Stance, check_reply
 from rag.answers.verification import check_answer
 from rag.ingest.chunking import chunk_document
 from rag.ingest.parsing import parse_file
+from rag.models.embedding import Embedder
 from rag.records import Chunk, Hit
 from rag.settings import Settings
 from tests.scripted_llm import ScriptedLLM
@@ -34,6 +37,15 @@ needs_realdocs = pytest.mark.skipif(not REALDOCS.is_dir(), reason="../shared/rea
 def chunks_of(name: str) -> tuple[Chunk, ...]:
     doc = parse_file(REALDOCS / name, Settings())
     return tuple(chunk_document(doc, source=name, rel_path=name, doc_type="general", settings=Settings()))
+
+
+def embedding_relevance(embedder: Embedder) -> SentenceRelevance:
+    """The cosines the engine lends the answer checks (``RagService.sentence_relevance``), from ``embedder``."""
+
+    def cosines(question: str, sentences: Sequence[str]) -> list[float]:
+        return [float(c) for c in embedder.embed_passages(list(sentences)) @ embedder.embed_queries([question])[0]]
+
+    return cosines
 
 
 def chunk_with(name: str, *needles: str) -> Chunk:
@@ -918,7 +930,7 @@ def test_a_file_format_the_question_names_the_document_by_is_a_premise() -> None
 
 
 @needs_realdocs
-def test_a_reference_list_and_a_line_of_code_verify_no_claim() -> None:
+def test_a_reference_list_and_a_line_of_code_verify_no_claim(e5_embedder: Embedder) -> None:
     """Asked whether \\inhibitglue works in math mode, "はい" was checked against the pTeX manual's references ("[7]
     h-kitagawa, 「[ptex] \\inhibitglue の効力」": "ptex" names the manual, and モード matched コード by its bigram ード)
     and against a code line ")\\inhibitglue\\relax(", taken for an English page a Japanese claim may cite by its
@@ -930,7 +942,8 @@ def test_a_reference_list_and_a_line_of_code_verify_no_claim() -> None:
     code = next(c for c in chunks_of(source) if ")\\inhibitglue\\relax(" in c.text and "数式モード" not in c.text)
     rule = chunk_with(source, "数式モードでも効かない")
     passages = [Passage(n, c, c.text) for n, c in enumerate((references, code, rule), start=1)]
-    checked = check_answer(claim, question, passages)
+    # the reference entry is English by its letters: only its meaning tells it from the rule that answers
+    checked = check_answer(claim, question, passages, embedding_relevance(e5_embedder))
     assert checked.claims[0].status == "unsupported" and checked.contradiction is not None
     assert checked.contradiction.n == 3 and "数式モードでも効かない" in checked.contradiction.quote
 
