@@ -3,7 +3,7 @@
 
 Word overlap cannot see this: the two sentences share everything but the one word that matters. The pairs are terms
 whose opposite a technical or legal text commonly states beside them (script, direction, position in a line, bound,
-order in time, direction of data). A term counts as named in a claim only when the evidence does not name it too:
+order in time, direction of data, what comes standard and what is optional). A term counts as named in a claim only when the evidence does not name it too:
 a sentence that speaks of both sides ("行頭と行末") says nothing against either.
 """
 
@@ -29,6 +29,7 @@ _JA_PAIRS = (
     ("暗号化", "復号"),
     ("大文字", "小文字"),
     ("昇順", "降順"),
+    ("必須", "任意"),
 )
 _EN_PAIRS = (
     ("maximum", "minimum"),
@@ -44,6 +45,8 @@ _EN_PAIRS = (
     ("inbound", "outbound"),
     ("ascending", "descending"),
     ("earliest", "latest"),
+    ("standard", "optional"),
+    ("mandatory", "optional"),
 )
 _EN_ENDINGS = r"(?:s|d|ed|es|ing|ion|ions)?"
 

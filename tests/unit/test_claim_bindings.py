@@ -239,3 +239,16 @@ def test_a_yes_that_holds_stands_however_many_details_after_it_fail() -> None:
         [Passage(1, table, table.text)],
     )
     assert what.main_claim_failed  # not a yes or no: most of it fails, so the evidence is shown
+
+
+@needs_realdocs
+def test_what_comes_standard_is_not_what_the_evidence_calls_optional() -> None:
+    """The LinnSequencer brochure lists "Optional SMPTE time code synchronization." Asked whether it is standard,
+    "Yes, SMPTE time code synchronization is standard on the LinnSequencer" shared every other word and was shown
+    as verified."""
+    brochure = chunk_with("en_scan_linn_sequencer_brochure.pdf", "Optional SMPTE time code synchronization")
+    question = "Is SMPTE time code synchronization standard on the LinnSequencer?"
+    wrong = check_claim("Yes, SMPTE time code synchronization is standard.", brochure.text, topic=question)
+    right = check_claim("SMPTE time code synchronization is optional.", brochure.text)
+    assert not wrong.supported and "optional" in wrong.reason
+    assert right.supported, right.reason
