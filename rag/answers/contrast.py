@@ -3,8 +3,9 @@
 
 Word overlap cannot see this: the two sentences share everything but the one word that matters. The pairs are terms
 whose opposite a technical or legal text commonly states beside them (script, direction, position in a line, bound,
-order in time, direction of data, what comes standard and what is optional). A term counts as named in a claim only when the evidence does not name it too:
-a sentence that speaks of both sides ("行頭と行末") says nothing against either.
+order in time, direction of data, what comes standard and what is optional). A term counts as named in a claim only
+when the evidence does not name it too: a sentence that speaks of both sides ("行頭と行末") says nothing against
+either.
 """
 
 from __future__ import annotations
