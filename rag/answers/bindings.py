@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from rag.answers.facts import Fact, designation_label, fact_found, facts_of, plain_text, same_fact
+from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact
 from rag.answers.faithfulness import content_tokens, sentence_spans
+from rag.answers.names import designation_label
 
 BINDING_MARGIN = 2
 """Words of the claim a sibling fact's clause must share beyond the claimed fact's for the fact to count as given

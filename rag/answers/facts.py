@@ -3,7 +3,8 @@ identifiers, Latin-script names.
 
 ``facts_of`` finds them in canonical form, so that the same fact written differently compares equal: full-width or
 half-width digits, ``1.2 billion`` = ``1,200,000,000`` = ``12億``, ``三つ`` = 3, ``令和6年`` = 2024, ``03:00`` =
-``3時``, ``2.0`` (a version) = 2. ``fact_found`` asks whether one fact is among another text's.
+``3時``, ``2.0`` (a version) = 2. ``fact_found`` asks whether one fact is among another text's. Identifiers and
+names are read, and found, by ``rag.answers.names``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Literal
+
+from rag.answers.names import CODE, LETTER_DESIGNATION, identifiers_and_names, overlaps, phrase_found
 
 FactKind = Literal["number", "date", "time", "version", "identifier", "name"]
 
@@ -197,7 +200,7 @@ def _kanji_value(text: str) -> int | None:
 def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Fact]:
     facts: list[Fact] = []
     for match in _NUMBER.finditer(text):
-        if _overlaps(match.span("digits"), taken):
+        if overlaps(match.span("digits"), taken):
             continue
         try:
             value = Decimal(match["digits"].replace(",", "") + (match["fraction"] or ""))
@@ -219,7 +222,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Fact]:
         facts.append(Fact("number", f"{_canonical(value)} {unit}".strip(), match.group().strip()))
         taken.append(match.span())
     for match in _KANJI_NUMBER.finditer(text):
-        if (number := _kanji_value(match[1])) is not None and not _overlaps(match.span(), taken):
+        if (number := _kanji_value(match[1])) is not None and not overlaps(match.span(), taken):
             facts.append(Fact("number", f"{number} {_unit_of(match[2])}".strip(), match[1]))
     for match in _WORD_NUMBER.finditer(text):
         facts.append(Fact("number", str(_WORD_NUMBERS[match[1].lower()]), match[1]))
@@ -236,71 +239,6 @@ def _is_list_label(text: str, start: int, end: int) -> bool:
         start -= 1
     before = text[:start].rstrip(" \t")
     return (not before or before.endswith("\n")) and bool(_LIST_LABEL_TAIL.match(text, end))
-
-
-def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
-    return any(start < span[1] and span[0] < end for start, end in taken)
-
-
-# ---- identifiers and names ---------------------------------------------------------------------------------
-
-_CODE = re.compile(
-    r"\b(?:[A-Z]{1,2}\.){1,3}\s?\d+(?!\d|\.\d)"  # designations: H.R. 815, S. 1 (also before Japanese: H.R. 815は)
-    r"|\b[A-Z]{1,3}\d+(?:-\d+)+(?![\d-])",  # rule and item codes: L3-01, R2-1-4
-    re.ASCII,  # a word boundary against ASCII only: "ルールのL3-09では" holds L3-09 (の and で are letters to Unicode)
-)
-"""Codes that hold digits: read as one identifier before any number is, so "L3-01" is no count of 1."""
-_LETTER_DESIGNATION = re.compile(
-    r"\b((?i:division|subtitle|title|part|appendix|annex|schedule|chapter|exhibit|article))\s+([A-Z]{1,3})\b(?!-)",
-    re.ASCII,
-)
-"""A part of a document designated by letters: "Division R", "DIVISION S.—", "Title II", "Appendix A"; its letter
-is what tells it from its siblings, so the two are one identifier ("Division R" is not "DIVISION S")."""
-_IDENTIFIER = re.compile(
-    r"\\[A-Za-z@]+"  # TeX control sequences
-    r"|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b"  # snake_case, TEEC_OpenSession
-    r"|\b[a-z]+[A-Z][A-Za-z0-9]*\b"  # camelCase
-    r"|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b"  # OpenChain, PowerPoint
-    r"|\b[A-Za-z_][\w-]{1,}\.(?:tex|sty|cls|cfg|pdf|txt|json|yaml|yml|toml|xml|html|md|py|c|h|sh)\b"  # file names
-    r"|\b[A-Za-z_]\w*\(\)",  # function()
-    re.ASCII,  # "mTowerはTEE_GetPropertyAsStringを実装" holds mTower and TEE_GetPropertyAsString
-)
-_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,}\b", re.ASCII)
-_CAPITALIZED_RUN = re.compile(r"\b[A-Z][a-z][A-Za-z'-]*(?:\s+(?:of\s+|for\s+|and\s+)?[A-Z][a-z][A-Za-z'-]*)*", re.ASCII)
-_NOT_NAMES = frozenset(
-    "I I'm Yes No Not The This That These Those There It Its In On At For From To With By As An A If When Where "
-    "What Which Who Why How However Also And But Or So Then Therefore Thus Both Each Every All Some Any "
-    "Section Article Chapter Page Table Figure Note Answer Question Passage".split()
-)
-_NAME_GAP = r"[\W_]+(?:(?:of|for|and|the)[\W_]+){0,2}"
-"""What may stand between the words of a name where a text writes it: punctuation, spaces and its connectives."""
-_POSSESSIVE = re.compile(r"['’]s?$")
-_SENTENCE_START = re.compile(r"(?:^|[.!?。！？:：\n]\s*|[-*•]\s+)$")
-
-
-def _identifiers_and_names(text: str, taken: list[tuple[int, int]]) -> list[Fact]:
-    facts: list[Fact] = []
-    for match in _IDENTIFIER.finditer(text):
-        if not _overlaps(match.span(), taken):
-            facts.append(Fact("identifier", match.group(), match.group()))
-            taken.append(match.span())
-    for match in _ACRONYM.finditer(text):
-        if not _overlaps(match.span(), taken) and not match.group().isdigit():
-            facts.append(Fact("name", match.group(), match.group()))
-            taken.append(match.span())
-    for match in _CAPITALIZED_RUN.finditer(text):
-        if _overlaps(match.span(), taken):
-            continue
-        words = [w for w in match.group().split() if w not in ("of", "for", "and")]
-        at_start = bool(_SENTENCE_START.search(text[: match.start()]))
-        if at_start and len(words) == 1 or all(w in _NOT_NAMES for w in words):
-            continue
-        if at_start and words[0] in _NOT_NAMES:
-            words = words[1:]
-        name = " ".join(_POSSESSIVE.sub("", w) for w in words if w not in _NOT_NAMES)
-        if name:
-            facts.append(Fact("name", name, match.group()))
-    return facts
 
 
 # ---- facts -------------------------------------------------------------------------------------------------
@@ -340,15 +278,15 @@ def facts_of(text: str) -> tuple[Fact, ...]:
         dotted = match[1] or match[2]
         facts.append(Fact("version", dotted, match.group()))
         taken.append(match.span())
-    for match in _LETTER_DESIGNATION.finditer(text):
+    for match in LETTER_DESIGNATION.finditer(text):
         facts.append(Fact("identifier", f"{match[1].capitalize()} {match[2]}", match.group()))
         taken.append(match.span())
-    for match in _CODE.finditer(text):
-        if not _overlaps(match.span(), taken):
+    for match in CODE.finditer(text):
+        if not overlaps(match.span(), taken):
             facts.append(Fact("identifier", " ".join(match.group().split()), match.group()))
             taken.append(match.span())
     facts += _numbers(text, taken)
-    facts += _identifiers_and_names(text, taken)
+    facts += [Fact(kind, value, written) for kind, value, written in identifiers_and_names(text, taken)]
     return tuple(facts)
 
 
@@ -367,12 +305,6 @@ def _clock_time(match: re.Match[str]) -> str | None:
     return f"{hour}:{minutes:02d}"
 
 
-def designation_label(identifier: str) -> str:
-    """The label of a letter designation ("division" of "Division R"), which its siblings share; "" for others."""
-    match = _LETTER_DESIGNATION.fullmatch(identifier)
-    return match[1].casefold() if match else ""
-
-
 def significant_digits(fact: Fact) -> int:
     """How many digits a number's magnitude has, leading zeros and the decimal point aside (1 for "1MB", 2 for 32)."""
     return len(fact.magnitude.replace(".", "").lstrip("0"))
@@ -380,24 +312,6 @@ def significant_digits(fact: Fact) -> int:
 
 def same_fact(fact: Fact, other: Fact) -> bool:
     return fact.kind == other.kind and fact.value.casefold() == other.value.casefold()
-
-
-def _phrase_found(value: str, haystack: str) -> bool:
-    """Whether a name's words occur in ``haystack`` (casefolded) as the name: in order, with only punctuation or the
-    connectives a name holds between them (of, for, and, the). "Secretary State" of "the Secretary of State" is not
-    found in "the Secretary of the Treasury … Russian aggressor state", whose words it holds, far apart. A name is
-    a whole word (a plural "s" aside): "\\kansuji" is not found in "\\kansujichar", nor "TEEC_OpenSession" in
-    "TEEC_OpenSessionEx"; against Japanese text only ASCII letters and digits count ("OSSの" names OSS)."""
-    words = [re.escape(word.casefold()) for word in value.split()]
-    if not words:
-        return False
-    before = r"(?<![0-9a-z_])" if re.match(r"[0-9a-z_]", words[0]) else ""
-    after = r"(?:e?s)?(?![0-9a-z_])" if re.search(r"[a-z_]$", words[-1]) else ""
-    if words[-1][-1:].isdigit():
-        after = r"(?!\d)"  # a number's letter suffix is read apart from it: "U.S.C. 609" of "(6 U.S.C. 609a)"
-    if re.fullmatch(r"\\\\[a-z@]+", words[-1]):
-        after = r"(?![a-z@])"  # a TeX control word ends at its last letter: "\kansuji1" names \kansuji
-    return re.search(before + _NAME_GAP.join(words) + after, haystack) is not None
 
 
 def _same_magnitude(a: str, b: str) -> bool:
@@ -413,7 +327,7 @@ def _same_magnitude(a: str, b: str) -> bool:
 def fact_found(fact: Fact, evidence_facts: tuple[Fact, ...], evidence_text: str) -> bool:
     """Whether ``fact`` occurs among the evidence's facts (or, for names and identifiers, in its text)."""
     if fact.kind in ("identifier", "name"):
-        return _phrase_found(fact.value, evidence_text.casefold())
+        return phrase_found(fact.value, evidence_text.casefold())
     for other in evidence_facts:
         if fact.kind == "time" and other.kind == "time":
             if fact.value == other.value:

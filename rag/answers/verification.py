@@ -109,9 +109,9 @@ def check_answer(
         answer: the model's answer with ``[n]`` markers (invalid markers already removed).
         question: the question asked (short claims are read with it).
         passages: the numbered passages the answer was written from.
-        relevance: the embedding model's cosines (``rag.answers.evidence.SentenceRelevance``): a bare name or number
-            in another language than its evidence must be checked against the row closest in meaning to the
-            question (None: no such check, for callers without an embedding model).
+        relevance: the embedding model's cosines (``rag.answers.evidence.SentenceRelevance``): a claim in another
+            language than its evidence must be checked against a row or sentence about as close to it in meaning as
+            any of the passages' (None: no such check, for callers without an embedding model).
 
     Returns:
         The checked answer.

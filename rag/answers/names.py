@@ -1,0 +1,102 @@
+"""Identifiers and names as texts write them, the facts of those kinds ``rag.answers.facts`` compares: TeX commands,
+API identifiers, codes and designations ("L3-01", "H.R. 815", "Division R"), acronyms and Latin-script names; and
+whether a text holds one (``phrase_found``: as a whole word, its words in order).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Kind = Literal["identifier", "name"]
+
+
+def overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
+    """Whether ``span`` overlaps one of the ``taken`` spans (a text read as one fact is read as no other)."""
+    return any(start < span[1] and span[0] < end for start, end in taken)
+
+
+CODE = re.compile(
+    r"\b(?:[A-Z]{1,2}\.){1,3}\s?\d+(?!\d|\.\d)"  # designations: H.R. 815, S. 1 (also before Japanese: H.R. 815は)
+    r"|\b[A-Z]{1,3}\d+(?:-\d+)+(?![\d-])",  # rule and item codes: L3-01, R2-1-4
+    re.ASCII,  # a word boundary against ASCII only: "ルールのL3-09では" holds L3-09 (の and で are letters to Unicode)
+)
+"""Codes that hold digits: read as one identifier before any number is, so "L3-01" is no count of 1."""
+LETTER_DESIGNATION = re.compile(
+    r"\b((?i:division|subtitle|title|part|appendix|annex|schedule|chapter|exhibit|article))\s+([A-Z]{1,3})\b(?!-)",
+    re.ASCII,
+)
+"""A part of a document designated by letters: "Division R", "DIVISION S.—", "Title II", "Appendix A"; its letter
+is what tells it from its siblings, so the two are one identifier ("Division R" is not "DIVISION S")."""
+_IDENTIFIER = re.compile(
+    r"\\[A-Za-z@]+"  # TeX control sequences
+    r"|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b"  # snake_case, TEEC_OpenSession
+    r"|\b[a-z]+[A-Z][A-Za-z0-9]*\b"  # camelCase
+    r"|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b"  # OpenChain, PowerPoint
+    r"|\b[A-Za-z_][\w-]{1,}\.(?:tex|sty|cls|cfg|pdf|txt|json|yaml|yml|toml|xml|html|md|py|c|h|sh)\b"  # file names
+    r"|\b[A-Za-z_]\w*\(\)",  # function()
+    re.ASCII,  # "mTowerはTEE_GetPropertyAsStringを実装" holds mTower and TEE_GetPropertyAsString
+)
+_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,}\b", re.ASCII)
+_CAPITALIZED_RUN = re.compile(r"\b[A-Z][a-z][A-Za-z'-]*(?:\s+(?:of\s+|for\s+|and\s+)?[A-Z][a-z][A-Za-z'-]*)*", re.ASCII)
+_NOT_NAMES = frozenset(
+    "I I'm Yes No Not The This That These Those There It Its In On At For From To With By As An A If When Where "
+    "What Which Who Why How However Also And But Or So Then Therefore Thus Both Each Every All Some Any "
+    "Section Article Chapter Page Table Figure Note Answer Question Passage".split()
+)
+_NAME_GAP = r"[\W_]+(?:(?:of|for|and|the)[\W_]+){0,2}"
+"""What may stand between the words of a name where a text writes it: punctuation, spaces and its connectives."""
+_POSSESSIVE = re.compile(r"['’]s?$")
+_SENTENCE_START = re.compile(r"(?:^|[.!?。！？:：\n]\s*|[-*•]\s+)$")
+
+
+def identifiers_and_names(text: str, taken: list[tuple[int, int]]) -> list[tuple[Kind, str, str]]:
+    """``(kind, value, as written)`` of each identifier and name of ``text`` outside the ``taken`` spans, which it
+    extends: identifiers first (TeX commands, snake_case, camelCase, file names), then acronyms, then runs of
+    capitalized words that are no sentence's first word alone."""
+    facts: list[tuple[Kind, str, str]] = []
+    for match in _IDENTIFIER.finditer(text):
+        if not overlaps(match.span(), taken):
+            facts.append(("identifier", match.group(), match.group()))
+            taken.append(match.span())
+    for match in _ACRONYM.finditer(text):
+        if not overlaps(match.span(), taken) and not match.group().isdigit():
+            facts.append(("name", match.group(), match.group()))
+            taken.append(match.span())
+    for match in _CAPITALIZED_RUN.finditer(text):
+        if overlaps(match.span(), taken):
+            continue
+        words = [w for w in match.group().split() if w not in ("of", "for", "and")]
+        at_start = bool(_SENTENCE_START.search(text[: match.start()]))
+        if at_start and len(words) == 1 or all(w in _NOT_NAMES for w in words):
+            continue
+        if at_start and words[0] in _NOT_NAMES:
+            words = words[1:]
+        name = " ".join(_POSSESSIVE.sub("", w) for w in words if w not in _NOT_NAMES)
+        if name:
+            facts.append(("name", name, match.group()))
+    return facts
+
+
+def designation_label(identifier: str) -> str:
+    """The label of a letter designation ("division" of "Division R"), which its siblings share; "" for others."""
+    match = LETTER_DESIGNATION.fullmatch(identifier)
+    return match[1].casefold() if match else ""
+
+
+def phrase_found(value: str, haystack: str) -> bool:
+    """Whether a name's words occur in ``haystack`` (casefolded) as the name: in order, with only punctuation or the
+    connectives a name holds between them (of, for, and, the). "Secretary State" of "the Secretary of State" is not
+    found in "the Secretary of the Treasury … Russian aggressor state", whose words it holds, far apart. A name is
+    a whole word (a plural "s" aside): "\\kansuji" is not found in "\\kansujichar", nor "TEEC_OpenSession" in
+    "TEEC_OpenSessionEx"; against Japanese text only ASCII letters and digits count ("OSSの" names OSS)."""
+    words = [re.escape(word.casefold()) for word in value.split()]
+    if not words:
+        return False
+    before = r"(?<![0-9a-z_])" if re.match(r"[0-9a-z_]", words[0]) else ""
+    after = r"(?:e?s)?(?![0-9a-z_])" if re.search(r"[a-z_]$", words[-1]) else ""
+    if words[-1][-1:].isdigit():
+        after = r"(?!\d)"  # a number's letter suffix is read apart from it: "U.S.C. 609" of "(6 U.S.C. 609a)"
+    if re.fullmatch(r"\\\\[a-z@]+", words[-1]):
+        after = r"(?![a-z@])"  # a TeX control word ends at its last letter: "\kansuji1" names \kansuji
+    return re.search(before + _NAME_GAP.join(words) + after, haystack) is not None
