@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact
+from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, words_besides
 from rag.answers.faithfulness import content_tokens, sentence_spans
 from rag.answers.names import designation_label
 
@@ -46,7 +46,7 @@ def bound_elsewhere(facts: Sequence[Fact], worded: str, reading: str) -> tuple[F
     checked = [f for f in facts if f.kind in ("identifier", "date", "time") or (f.kind == "number" and f.unit)]
     if not checked:
         return None
-    words = content_tokens(worded) - content_tokens(" ".join(f.text for f in facts_of(worded)))
+    words = words_besides(worded, facts_of(worded))
     sentences = [reading[start:end] for start, end in sentence_spans(reading)]
     clauses = [
         (n, facts_of(c), plain_text(c), len(words & content_tokens(c)))
@@ -94,7 +94,7 @@ def said_of_sibling(stated: Sequence[Fact], claim: str, reading: str) -> tuple[F
     for start, end in sentence_spans(claim):
         for clause in _COPIED_CLAUSE_END.split(claim[start:end]):
             named = facts_of(clause)
-            words = content_tokens(clause) - content_tokens(" ".join(f.text for f in named))
+            words = words_besides(clause, named)
             for fact in (f for f in identifiers if fact_found(f, named, plain_text(clause))):
                 holding = [len(words & tokens) for found, text, tokens in evidence if fact_found(fact, found, text)]
                 siblings = [
@@ -104,7 +104,7 @@ def said_of_sibling(stated: Sequence[Fact], claim: str, reading: str) -> tuple[F
                     for other in found
                     if other.kind == "identifier"
                     and not fact_found(other, named, plain_text(clause))
-                    and (_extends(other.value, fact.value) or (_family(fact.value) == _family(other.value) != ""))
+                    and _sibling(fact, other)
                 ]
                 best = max(siblings, key=lambda item: item[0], default=None)
                 if best is not None and best[0] >= max(holding, default=0) + BINDING_MARGIN:
@@ -205,19 +205,21 @@ def about_another(premise: Fact, window_facts: tuple[Fact, ...], reading: str) -
     one is the other with more letters: "\\kansujichar は整数値パラメータ" says nothing of \\kansuji),
     and a deadline the Secretary of the Treasury is given none about the Secretary of State (names of several words
     share their first)."""
-    of_family: Callable[[str], str]
-    if premise.kind == "identifier":
-        family, of_family = _family(premise.value), _family
-    else:  # a one-word name has no siblings to be told from
-        family, of_family = (_head(premise.value) if " " in premise.value else ""), _head
-    siblings = [
-        f
-        for f in window_facts
-        if f.kind == premise.kind and ((family and of_family(f.value) == family) or _extends(f.value, premise.value))
-    ]
+    siblings = [f for f in window_facts if f.kind == premise.kind and _sibling(premise, f)]
     return any(not same_fact(f, premise) for f in siblings) and not fact_found(
         premise, window_facts, plain_text(reading)
     )
+
+
+def _sibling(fact: Fact, other: Fact) -> bool:
+    """Whether ``other`` (of ``fact``'s kind) is a sibling of ``fact``: one is the other with more letters, or they
+    share a family (identifiers: the prefix before a separator, a designation's label; names of several words:
+    their first word; a one-word name has no siblings to be told from)."""
+    if _extends(other.value, fact.value):
+        return True
+    of_family: Callable[[str], str] = _family if fact.kind == "identifier" else _head
+    family = of_family(fact.value) if fact.kind == "identifier" or " " in fact.value else ""
+    return bool(family) and of_family(other.value) == family
 
 
 def _extends(value: str, other: str) -> bool:

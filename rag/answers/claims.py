@@ -38,7 +38,7 @@ from rag.answers.bindings import (
     said_of_sibling,
 )
 from rag.answers.contrast import claimed_terms, contrasted_terms
-from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, significant_digits
+from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, significant_digits, words_besides
 from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
     content_tokens,
@@ -324,7 +324,7 @@ def _anchors(fact: Fact) -> bool:
 def _prose(reading: str, facts: Sequence[Fact]) -> bool:
     """Whether a text says something in words besides its facts: a line of code (")\\inhibitglue\\relax(") is in
     no language, so it cannot stand for an English page under a Japanese claim."""
-    return len(content_tokens(reading) - content_tokens(" ".join(f.text for f in facts))) >= PROSE_MIN_TOKENS
+    return len(words_besides(reading, facts)) >= PROSE_MIN_TOKENS
 
 
 def _name_tokens(source: str) -> set[str]:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
+from rag.answers.faithfulness import content_tokens
 from rag.answers.names import CODE, LETTER_DESIGNATION, identifiers_and_names, overlaps, phrase_found
 
 FactKind = Literal["number", "date", "time", "version", "identifier", "name"]
@@ -303,6 +305,12 @@ def _clock_time(match: re.Match[str]) -> str | None:
     if half:
         hour = hour % 12 + (12 if half == "p" else 0)
     return f"{hour}:{minutes:02d}"
+
+
+def words_besides(text: str, facts: Sequence[Fact]) -> set[str]:
+    """The content words of ``text`` that are not part of the way ``facts`` are written: what a claim or a clause
+    says besides its numbers and names ("整数値パラメータ" of "\\kansujichar は整数値パラメータ")."""
+    return content_tokens(text) - content_tokens(" ".join(f.text for f in facts))
 
 
 def significant_digits(fact: Fact) -> int:

@@ -14,9 +14,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rag.answers.across_languages import ACROSS_REASON, meaning_units, tied_by_facts_alone
 from rag.answers.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote_for, closed_sentence_spans
 from rag.answers.claims import ClaimCheck, check_claim, premises
-from rag.answers.evidence import SentenceRelevance, answers_nothing
+from rag.answers.evidence import SentenceRelevance
 from rag.answers.facts import Fact, facts_of, same_fact
 from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
@@ -29,9 +30,8 @@ from rag.answers.faithfulness import (
     strip_markers,
     support,
 )
-from rag.answers.prompts import detect_language, script_language
+from rag.answers.prompts import detect_language
 from rag.answers.replies import asked_verb, check_reply, says_word, stance
-from rag.answers.windows import sentence_units
 from rag.ingest.lists import opening_lead_in
 from rag.records import Citation, ClaimStatus, ClaimVerdict
 
@@ -40,15 +40,6 @@ SHORT_CLAIM_TOKENS = 3
 
 RESTATED_SHARE = 0.6
 """Share of its words a claim takes from a what/which question for it to count as a restatement of the question."""
-
-ACROSS_LANGUAGES_MARGIN = 0.01
-"""How far below the passages' row or sentence closest in meaning to a claim in another language its evidence may be
-(e5 cosines; rows of one table differ by hundredths). On the realdocs golden replies and 73 probe questions, right
-claims sat 0 to 0.006 below it ("シーケンスは100個保存できます" on "Each of the 100 sequences contains 32 … tracks")."""
-PICK_MARGIN = 0.001
-"""The same for a claim that adds only a name or number to the question, read with the question: only a tie. It
-says "this row answers" and nothing else; the wrong rule "L1-02" sat 0.022 below the row of L3-01, a wrong year
-"1900年" on a scanned patent 0.002 below the sentence closest to the question."""
 
 _MARKER = re.compile(r"\s*\[\d+\]")
 _KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
@@ -120,6 +111,7 @@ def check_answer(
     texts, sources = [p.chunk.text for p in passages], [p.chunk.source for p in passages]
     given = premises(question, texts, sources)
     denial_given = premises(question, texts, sources, denial=True)
+    units = meaning_units(passages) if relevance is not None else []
     pieces: list[str] = []
     verdicts: list[ClaimVerdict] = []
     quotes: dict[int, tuple[str, str]] = {}  # passage -> (first claim citing it, its evidence)
@@ -146,8 +138,9 @@ def check_answer(
         if verdict.status != "unsupported" and (unread := _unmentioned(plain, question, passages)):
             verdict = ClaimVerdict(plain, "unsupported", (), "no passage mentions " + ", ".join(unread))
             marked, supports = _with_marker(sentence, None), []
-        if verdict.status != "unsupported" and _tied_by_facts_alone(plain, question, supports, passages, relevance):
-            verdict = ClaimVerdict(plain, "unsupported", (), _ACROSS_REASON)
+        checks = [check for _n, _said, check in supports if check is not None]
+        if verdict.status != "unsupported" and tied_by_facts_alone(plain, question, checks, units, relevance):
+            verdict = ClaimVerdict(plain, "unsupported", (), ACROSS_REASON)
             marked, supports = _with_marker(sentence, None), []
         if main is None and bare is not None and not says_word(plain, asked_verb(question)):
             main = bare  # "はい" undecided, then "#ライセンス違反…": nothing after it says what the yes is about
@@ -186,51 +179,6 @@ def check_answer(
         main.status == "unsupported" or (not answered and 2 * len(failed) > len(judged))
     )
     return CheckedAnswer(text.strip(), citations, tuple(verdicts), main_failed, attributed, moved, contradiction)
-
-
-_ACROSS_REASON = (
-    "written in another language than its evidence, it is tied to it only by its facts, and another row or sentence "
-    "of the passages is closer to it in meaning"
-)
-
-
-def _tied_by_facts_alone(
-    claim: str,
-    question: str,
-    supports: Sequence[tuple[int | None, str, ClaimCheck | None]],
-    passages: Sequence[Passage],
-    relevance: SentenceRelevance | None,
-) -> bool:
-    """Whether a claim checked against evidence in another language holds there only by its facts, on a row or
-    sentence that is not the one closest to it in meaning.
-
-    No word is shared across languages, so a claim's facts and polarity were all that tied it to its evidence: the
-    bare "L1-02", answering in English which rule says the header row comes first, was verified by the row of rule
-    L1-02 (several tables in one sheet) because the row names it, and "Yes, pTeX 3.8.3 can read back the value of
-    \\kansujichar" by an entry of the manual's reference list naming \\kansujichar. The meaning ties them: the row
-    or sentence a claim is checked against must be within ``ACROSS_LANGUAGES_MARGIN`` of the one of the passages
-    closest to the claim by the embedding model's cosine (titles and near-empty rows aside). A claim that adds only
-    its facts to the question is read with the question, is in the question's language, and must name the closest
-    row itself (``PICK_MARGIN``).
-    """
-    if relevance is None:
-        return False
-    stated = content_tokens(" ".join(f.text for f in facts_of(claim)))
-    pick = not content_tokens(claim) - content_tokens(question) - stated
-    reading = f"{question} {claim}" if pick else claim
-    margin = PICK_MARGIN if pick else ACROSS_LANGUAGES_MARGIN
-    language = script_language(reading)  # a bare "\\prebreakpenalty" is in the question's language
-    across = [c for _n, _said, c in supports if c is not None and script_language(c.evidence) != language]
-    units = [unit for p in passages for unit in sentence_units(p.chunk.text) if not answers_nothing(unit[0])]
-    if not across or not units:
-        return False
-    cosines = list(relevance(reading, [unit_reading for _unit, unit_reading in units]))
-    closest = max(cosines)
-    for check in across:
-        held = [cos for (unit, _r), cos in zip(units, cosines, strict=True) if unit.strip() in check.evidence]
-        if not held or max(held) < closest - margin:
-            return True
-    return False
 
 
 def _restates(claim: str, question: str) -> bool:

@@ -1,0 +1,75 @@
+"""Claims in another language than their evidence: no word is shared, so the embedding model's sense of meaning is
+what ties a claim to the row or sentence its facts were found in (``rag.answers.verification`` asks, for every claim
+that holds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rag.answers.citations import Passage
+from rag.answers.claims import ClaimCheck
+from rag.answers.evidence import SentenceRelevance, answers_nothing
+from rag.answers.facts import facts_of, words_besides
+from rag.answers.faithfulness import content_tokens
+from rag.answers.prompts import script_language
+from rag.answers.windows import sentence_units
+
+ACROSS_LANGUAGES_MARGIN = 0.01
+"""How far below the passages' row or sentence closest in meaning to a claim in another language its evidence may be
+(e5 cosines; rows of one table differ by hundredths). On the realdocs golden replies and 73 probe questions, right
+claims sat 0 to 0.006 below it ("シーケンスは100個保存できます" on "Each of the 100 sequences contains 32 … tracks")."""
+PICK_MARGIN = 0.001
+"""The same for a claim that adds only a name or number to the question, read with the question: only a tie. It
+says "this row answers" and nothing else; the wrong rule "L1-02" sat 0.022 below the row of L3-01, a wrong year
+"1900年" on a scanned patent 0.002 below the sentence closest to the question."""
+
+
+ACROSS_REASON = (
+    "written in another language than its evidence, it is tied to it only by its facts, and another row or sentence "
+    "of the passages is closer to it in meaning"
+)
+
+
+def meaning_units(passages: Sequence[Passage]) -> list[tuple[str, str]]:
+    """The passages' sentences and table rows that say something (titles and near-empty rows aside), each with the
+    text it is read with: what a claim in another language is compared with by meaning."""
+    return [unit for p in passages for unit in sentence_units(p.chunk.text) if not answers_nothing(unit[0])]
+
+
+def tied_by_facts_alone(
+    claim: str,
+    question: str,
+    checks: Sequence[ClaimCheck],
+    units: Sequence[tuple[str, str]],
+    relevance: SentenceRelevance | None,
+) -> bool:
+    """Whether a claim checked against evidence in another language holds there only by its facts, on a row or
+    sentence that is not the one closest to it in meaning.
+
+    No word is shared across languages, so a claim's facts and polarity were all that tied it to its evidence: the
+    bare "L1-02", answering in English which rule says the header row comes first, was verified by the row of rule
+    L1-02 (several tables in one sheet) because the row names it, and "Yes, pTeX 3.8.3 can read back the value of
+    \\kansujichar" by an entry of the manual's reference list naming \\kansujichar. The meaning ties them: the row
+    or sentence a claim is checked against must be within ``ACROSS_LANGUAGES_MARGIN`` of the one of the passages
+    closest to the claim by the embedding model's cosine (titles and near-empty rows aside). A claim that adds only
+    its facts to the question is read with the question, is in the question's language, and must name the closest
+    row itself (``PICK_MARGIN``). ``checks``: the checks the claim holds by; ``units``: ``meaning_units`` of the
+    passages, read once per answer.
+    """
+    if relevance is None:
+        return False
+    pick = not words_besides(claim, facts_of(claim)) - content_tokens(question)
+    reading = f"{question} {claim}" if pick else claim
+    margin = PICK_MARGIN if pick else ACROSS_LANGUAGES_MARGIN
+    language = script_language(reading)  # a bare "\\prebreakpenalty" is in the question's language
+    across = [check for check in checks if script_language(check.evidence) != language]
+    if not across or not units:
+        return False
+    cosines = list(relevance(reading, [unit_reading for _unit, unit_reading in units]))
+    closest = max(cosines)
+    for check in across:
+        held = [cos for (unit, _r), cos in zip(units, cosines, strict=True) if unit.strip() in check.evidence]
+        if not held or max(held) < closest - margin:
+            return True
+    return False
