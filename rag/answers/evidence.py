@@ -54,6 +54,9 @@ no floor and with this one, 34 at 0.4, 32 at 0.5."""
 _CLOSING = "。．.！？!?）)」"
 _HIRAGANA = re.compile("[\u3040-\u309f]+")
 _SPEAKER = re.compile(r"^\s*[\w.-]{1,20}\s*[:：]\s*")
+"""A speaker's name or a field's label before what is said of it: "AB: …", "場所: …", "Date: …"."""
+_ADDRESS = re.compile(r"(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+"""A web or mail address: it says where to look, not what is there."""
 
 
 def _lexical_score(question: str, reading: str) -> float:
@@ -63,7 +66,10 @@ def _lexical_score(question: str, reading: str) -> float:
 def answers_nothing(sentence: str) -> bool:
     """Whether a unit names a topic rather than answering: a short line without closing punctuation (a title), a
     question, a table row with one filled cell or fewer than a third filled (a label, a merged header), or
-    a line of fewer than ``MIN_CONTENT_TOKENS`` content words after its speaker's name."""
+    a line of fewer than ``MIN_CONTENT_TOKENS`` content words after its speaker's name, web and mail addresses
+    aside ("japan-wg+subscribe@lists.openchainproject.org" shares the question's words and answers nothing).
+    A short line that gives a label its value ("場所: トヨタ自動車 名古屋オフィス", "AB: イギリス行ってました") is
+    a field or a turn, not a title."""
     line = sentence.strip()
     if line.startswith("|"):
         cells = [cell.strip() for cell in line.strip("|").split("|")]
@@ -71,10 +77,13 @@ def answers_nothing(sentence: str) -> bool:
         return filled <= 1 or 3 * filled < len(cells)
     if is_question(line):
         return True
-    said = [token for token in content_tokens(_SPEAKER.sub("", line)) if not _HIRAGANA.fullmatch(token)]
+    unaddressed = _ADDRESS.sub(" ", line).strip()
+    value = _SPEAKER.sub("", unaddressed)
+    said = [token for token in content_tokens(value) if not _HIRAGANA.fullmatch(token)]
     if len(said) < MIN_CONTENT_TOKENS:
         return True
-    return len(line) <= TITLE_MAX_CHARS and line[-1:] not in _CLOSING
+    labelled = value != unaddressed
+    return not labelled and len(line) <= TITLE_MAX_CHARS and line[-1:] not in _CLOSING
 
 
 def _scored_units(

@@ -95,3 +95,16 @@ def test_a_sentence_a_pdf_wraps_before_a_bracket_is_quoted_whole(e5_embedder: Em
     question = "In the MHLW material on worker-status court cases, who is the party labelled 'Y'?"
     shown = [e.sentence for _score, e in rank_sentences(question, [passage], _relevance(e5_embedder))[:5]]
     assert any("使用者であると主張される者を" in s and "「Y」としており" in s for s in shown), shown
+
+
+@needs_realdocs
+def test_a_field_of_the_minutes_outranks_a_mailing_list_address(e5_embedder: Embedder) -> None:
+    """Asked when the 2018-06-13 meeting ended, the evidence led with "japan-wg+subscribe@lists.openchainproject.org"
+    (from the spec guide's contact page, it shares "OpenChain Japan WG") and never showed the minutes' "日時:" line,
+    which a title's weight had halved for being short and unpunctuated."""
+    minutes = chunk_with("ja_openchain_jwg_minutes_20180613.pdf", "日時:")
+    contacts = chunk_with("ja_openchain_spec_kaisetsu.pdf", "japan-wg+subscribe@lists.openchainproject.org")
+    passages = [Passage(1, contacts, contacts.text), Passage(2, minutes, minutes.text)]
+    question = "What time did the OpenChain Japan WG meeting on June 13, 2018 finish?"
+    ranked = rank_sentences(question, passages, _relevance(e5_embedder))
+    assert ranked[0][1].sentence.startswith("日時: 2018 年6 月13 日13:30-17:00"), [e.sentence for _s, e in ranked[:3]]
