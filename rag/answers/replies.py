@@ -19,8 +19,16 @@ from enum import Enum
 
 from rag.answers.claims import ClaimCheck, check_claim
 from rag.answers.facts import Fact, facts_of, plain_text
-from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, is_yes_no_question, strip_markers
-from rag.answers.polarity import is_negated, predicate_words
+from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, is_yes_no_question, strip_markers, support
+from rag.answers.polarity import (
+    POLARITY_MIN_SUPPORT,
+    asks_negatively,
+    denied_words,
+    holds_words,
+    is_negated,
+    negation_count,
+    predicate_words,
+)
 
 _PARTICLE = re.compile(r"^\s*(はい|ええ|いいえ|いえ|yes|no)\b\s*[、,.。!！]?\s*", re.IGNORECASE)
 _DENYING_PARTICLES = frozenset({"いいえ", "いえ", "no"})
@@ -31,6 +39,9 @@ _GENERIC_PREDICATES = content_tokens(
     " not cannot true correct right so"
 )
 """Words a reply may add without saying anything the question did not: its predicate and politeness."""
+_WITHOUT = re.compile(r"\bwithout\b", re.IGNORECASE)
+_KANA = re.compile(r"[\u3040-\u30ff]")
+SELF_DENIAL_REASON = "it answers yes, then denies what the question asks"
 _QUESTION_ENDING = re.compile(r"(?:のでしょうか|でしょうか|のですか|んですか|ですか|か)?\s*[?？。.]?\s*$")
 
 
@@ -79,6 +90,33 @@ def denies(claim: str) -> bool:
     if match and match.group(1).casefold() in _DENYING_PARTICLES:
         return True
     return is_negated(claim)
+
+
+def denies_what_it_affirms(claim: str, question: str) -> bool:
+    """Whether a claim that opens with a yes to a yes/no question goes on to deny what the question asks.
+
+    "Yes, timing correction works during playback and operates without 'chopping' notes" to "Does the timing
+    correction chop notes?" copies the brochure, so its words hold; its yes says the opposite. In English the words a
+    denial covers ("not", "without": ``polarity.denied_words``) must include one the question asks, and the rest of
+    the sentence must restate the question (a double denial affirms: "it does not run without root"). In Japanese
+    its last clause must deny the question's verb ("はい、…配布にはなりません" to "…配布したことになりますか？").
+    A question asked in the negative makes any bare yes ambiguous and is left to ``stance``.
+    """
+    if not is_yes_no_question(question) or asks_negatively(question):
+        return False
+    plain = strip_markers(claim).strip()
+    match = _PARTICLE.match(plain)
+    if match is None or match.group(1).casefold() in _DENYING_PARTICLES:
+        return False
+    body, asked = plain[match.end() :], proposition(question)
+    if _KANA.search(body):
+        verb = asked_verb(question)
+        return bool(verb) and is_negated(body) and verb in "".join(predicate_words(body, 3))
+    denying = _WITHOUT.sub(" not ", body)
+    if negation_count(denying) % 2 == 0 or support(asked, body) < POLARITY_MIN_SUPPORT:
+        return False
+    denied = denied_words(denying) - denied_words(_WITHOUT.sub(" not ", asked))
+    return any(holds_words({word}, " ".join(denied)) for word in content_tokens(asked))
 
 
 def check_reply(

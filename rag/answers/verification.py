@@ -31,7 +31,7 @@ from rag.answers.faithfulness import (
     support,
 )
 from rag.answers.prompts import detect_language
-from rag.answers.replies import asked_verb, check_reply, says_word, stance
+from rag.answers.replies import SELF_DENIAL_REASON, asked_verb, check_reply, denies_what_it_affirms, says_word, stance
 from rag.ingest.lists import opening_lead_in
 from rag.records import Citation, ClaimStatus, ClaimVerdict
 
@@ -142,13 +142,22 @@ def check_answer(
         if verdict.status != "unsupported" and tied_by_facts_alone(plain, question, checks, units, relevance):
             verdict = ClaimVerdict(plain, "unsupported", (), ACROSS_REASON)
             marked, supports = _with_marker(sentence, None), []
+        denied_by_itself: Contradiction | None = None
+        if verdict.status != "unsupported" and denies_what_it_affirms(plain, question):
+            # its own words hold and deny what its yes affirms: the passage they rest on says the opposite of the yes
+            for m, said, supporting in supports:
+                if m is not None and supporting is not None:
+                    denied_by_itself = Contradiction(m, clip_quote_for(said, supporting.evidence), plain)
+                    break
+            verdict = ClaimVerdict(plain, "unsupported", (), SELF_DENIAL_REASON)
+            marked, supports = _with_marker(sentence, None), []
         if main is None and bare is not None and not says_word(plain, asked_verb(question)):
             main = bare  # "はい" undecided, then "#ライセンス違反…": nothing after it says what the yes is about
         # a table row copied from a passage is the evidence of a point, not the point: "The functions missing from …
         # are listed below:" over rows the table marks "Yes" stands or falls with what it says of them
         if main is None and not is_table_row(plain):
             if verdict.status == "unsupported":
-                contradiction = _contradiction(plain, context, cited, passages, given, question)
+                contradiction = denied_by_itself or _contradiction(plain, context, cited, passages, given, question)
                 if contradiction is None and denial_given != given:
                     contradiction = _contradiction(plain, context, cited, passages, denial_given, question)
             # "はい。" that no passage confirms or denies leaves the answer's point to the sentence after it

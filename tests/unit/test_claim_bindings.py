@@ -252,3 +252,37 @@ def test_what_comes_standard_is_not_what_the_evidence_calls_optional() -> None:
     right = check_claim("SMPTE time code synchronization is optional.", brochure.text)
     assert not wrong.supported and "optional" in wrong.reason
     assert right.supported, right.reason
+
+
+@needs_realdocs
+def test_a_yes_whose_own_sentence_denies_what_was_asked_is_answered_no() -> None:
+    """The LinnSequencer brochure says "TIMING CORRECTION works during playback and operates without 'chopping'
+    notes." Asked whether timing correction chops notes, the model answered "Yes, …" and copied that sentence, so
+    every word held and the yes was shown as verified."""
+    chunk = chunk_with("en_scan_linn_sequencer_brochure.pdf", "without ‘chopping’ notes")
+    question = "Does the LinnSequencer's timing correction chop notes?"
+    passages = [Passage(1, chunk, chunk.text)]
+    yes = check_answer(
+        "Yes, timing correction works during playback and operates without 'chopping' notes [1].", question, passages
+    )
+    assert [c.status for c in yes.claims] == ["unsupported"]
+    assert yes.contradiction is not None and "without ‘chopping’ notes" in yes.contradiction.quote
+    no = check_answer("No, timing correction operates without 'chopping' notes [1].", question, passages)
+    assert [c.status for c in no.claims] == ["verified"]
+    # a denial the question itself makes is no contradiction
+    asked_without = "Does the LinnSequencer's timing correction work without chopping notes?"
+    agreed = check_answer("Yes, timing correction operates without 'chopping' notes [1].", asked_without, passages)
+    assert [c.status for c in agreed.claims] == ["verified"]
+
+
+@needs_realdocs
+def test_a_japanese_yes_whose_last_clause_denies_the_asked_verb_is_not_verified() -> None:
+    """The FAQ: renting a shop corner to place a device "…であれば、…OSSの配布にはなりません".
+    "はい、…配布にはなりません" answers the question with a yes and the document's no."""
+    chunk = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "小売店の場所を借りる", "配布にはなりません")
+    question = "小売店の一角を借りてOSS入りの機器を置くだけでも、OSSを配布したことになりますか？"
+    passages = [Passage(1, chunk, chunk.text)]
+    body = "小売店の場所を借りて機器を設置するだけでは配布にはなりません[1]。"
+    yes = check_answer("はい、" + body, question, passages)
+    assert [c.status for c in yes.claims] == ["unsupported"] and yes.contradiction is not None
+    assert [c.status for c in check_answer("いいえ、" + body, question, passages).claims] == ["verified"]
