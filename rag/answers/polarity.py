@@ -31,6 +31,7 @@ _JA_NOT_NEGATION = re.compile(
     r"|(?<=[るた)）])\s?か[^、,，。．.か]{0,16}?(?:しない|ない)"  # an alternative: "挿入する(…) か挿入しないを設定する"
     r"|しか[^、,，。．.(（]{0,24}?(?:ない|ません)"  # only: "水平モードのときしか効力を発揮しない" affirms
     r"|だけでなく|のみならず"  # not only
+    r"|はず"  # expected, not denied: "動作するはずです" (its ず is no negation; "はずがない" keeps its ない)
 )
 _EN_NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|none|nothing|neither|nor|nobody|nowhere|prohibited|forbidden"
@@ -42,6 +43,9 @@ _EN_NOT_NEGATION = re.compile(
 )
 """Bounds and idioms that deny nothing: "not only", "No. 5", "no/not later than 90 days", "not to exceed 180 days"."""
 _KANA = re.compile(r"[\u3040-\u30ff]")
+_TOPIC = re.compile(r"(?<=[\u30a0-\u30ff\u3400-\u9fff々A-Za-z0-9)）」』のとでにてど])は")
+"""The topic particle は after a noun, a quote or a particle ("ソフトウェアは", "のは", "では", "には"); not the は of
+"するはず", which follows a verb."""
 _JA_CLAUSE_END = re.compile(r"[、,，]|(?=[(（])")
 """Where a Japanese clause ends: a comma, or an aside opening ("…しない(数式モードでも効かない)" says two things)."""
 _CONDITION = re.compile(
@@ -78,8 +82,17 @@ def is_negated(sentence: str) -> bool:
         return not answered
     if _KANA.search(text):
         clauses = _clauses(text)
-        text = clauses[-1] if clauses else text
+        text = _after_topic(clauses[-1] if clauses else text)
     return negation_count(text) % 2 == 1
+
+
+def _after_topic(clause: str) -> str:
+    """A Japanese clause from its last topic は on: what it says of its topic. A denial before it describes the
+    topic ("商用利用を禁止しているソフトウェアは…合致していません" denies once; "開示しないことはライセンス違反に
+    なります" denies nothing). An obligation is read first, so "…なくてはなりません" keeps its は."""
+    text = _OBLIGATION.sub("義務", clause)
+    topics = list(_TOPIC.finditer(text))
+    return text[topics[-1].end() :] if topics else text
 
 
 _EN_REPORTING = frozenset(

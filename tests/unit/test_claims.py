@@ -307,6 +307,12 @@ def test_facts_are_read_in_every_notation(text: str, kind: str, value: str) -> N
         ("You cannot redistribute it.", True),
         ("No, it is not required.", True),
         ("It is not only fast but small.", False),
+        # a denial before the topic は describes the topic; what is said of it comes after
+        ("(参考)商用利用を禁止しているソフトウェアはOSIのOSSの定義に合致していません。", True),
+        ("ソースコードを開示しないことはライセンス違反になります。", False),
+        ("ソースコードを開示しなくてはなりません。", False),  # the は of an obligation is no topic
+        ("仕様どおり動作するはずです。", False),  # はず expects; its ず denies nothing
+        ("仕様どおり動作するはずがない。", True),
     ],
 )
 def test_polarity(sentence: str, negated: bool) -> None:
