@@ -67,7 +67,8 @@ class CheckedAnswer:
     Attributes:
         text: the answer with markers fixed: reattributed sentences carry their supporting passage's marker,
             unsupported sentences none.
-        citations: one per passage still cited, quoting the sentence that supports the first claim citing it.
+        citations: for each passage still cited, one per sentence that supports a claim citing it, in answer order:
+            two claims resting on two sentences of one passage each find theirs quoted under its number.
         claims: the verdict on every sentence.
         main_claim_failed: the main claim, or more than half of the claims, are unsupported. The main claim is the
             first, unless that is a bare yes or no (``replies``) that no passage confirms or denies, or a restatement
@@ -114,7 +115,7 @@ def check_answer(
     units = meaning_units(passages) if relevance is not None else []
     pieces: list[str] = []
     verdicts: list[ClaimVerdict] = []
-    quotes: dict[int, tuple[str, str]] = {}  # passage -> (first claim citing it, its evidence)
+    quotes: dict[int, list[str]] = {}  # passage -> the sentences quoted for the claims citing it, in answer order
     attributed = moved = 0
     contradiction: Contradiction | None = None
     main: ClaimVerdict | None = None  # the first claim, unless it is a bare yes or no that no passage decides
@@ -170,13 +171,16 @@ def check_answer(
         pieces.append(marked)
         for m, said, supporting in supports:
             if m is not None and supporting is not None:
-                quotes.setdefault(m, (said, supporting.evidence))
+                quote = clip_quote_for(said, supporting.evidence)
+                cited_quotes = quotes.setdefault(m, [])
+                if not any(quote in other for other in cited_quotes):
+                    cited_quotes.append(quote)
     pieces.append(answer[cursor:])
     text = "".join(pieces)
     citations = tuple(
-        Citation(n, by_n[n].chunk.source, by_n[n].chunk.page, clip_quote_for(*quotes[n]), by_n[n].chunk.chunk_id)
+        Citation(n, by_n[n].chunk.source, by_n[n].chunk.page, quote, by_n[n].chunk.chunk_id)
         for n in dict.fromkeys(markers_of(text))
-        if n in quotes
+        for quote in quotes.get(n, ())
     )
     judged = [v for v in verdicts if v.status != "not_checked"]
     failed = [v for v in judged if v.status == "unsupported"]

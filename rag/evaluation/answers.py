@@ -195,14 +195,16 @@ def _shown_but_unsupported(answer: Answer, question: str) -> int:
     """
     if answer.model_answer:
         return 0
-    quotes = {c.n: c.quote for c in answer.citations}
+    quotes: dict[int, list[str]] = {}
+    for citation in answer.citations:
+        quotes.setdefault(citation.n, []).append(citation.quote)
     # what the question states and the passages (or their file names) state too
     given = premises(question, [e.text for e in answer.evidence], [e.source for e in answer.evidence])
     count = 0
     for claim in answer.claims:
         if claim.status not in ("verified", "reattributed"):
             continue
-        cited = [quotes[n] for n in claim.cited if n in quotes]
+        cited = [quote for n in claim.cited for quote in quotes.get(n, ())]
         checks = [check_claim(claim.sentence, quote, threshold=0.0, given=given) for quote in cited]
         if not checks or not any(c.supported for c in checks):
             count += 1

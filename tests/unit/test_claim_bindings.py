@@ -286,3 +286,20 @@ def test_a_japanese_yes_whose_last_clause_denies_the_asked_verb_is_not_verified(
     yes = check_answer("はい、" + body, question, passages)
     assert [c.status for c in yes.claims] == ["unsupported"] and yes.contradiction is not None
     assert [c.status for c in check_answer("いいえ、" + body, question, passages).claims] == ["verified"]
+
+
+@needs_realdocs
+def test_two_claims_resting_on_two_sentences_of_one_passage_each_have_their_sentence_quoted() -> None:
+    """A citation quotes the sentence that supports the claim: the second claim citing a passage used to show the
+    first claim's sentence as its quote, so a reader (and the evaluation) saw a verified claim beside a quote that
+    does not hold it."""
+    chunk = chunk_with("en_scan_linn_sequencer_brochure.pdf", "without ‘chopping’ notes")
+    checked = check_answer(
+        "One or all tracks may be transposed at the touch of a key [1]. "
+        "Existing notes are not erased while recording [1].",
+        "What does the LinnSequencer do to tracks and notes while editing and recording?",
+        [Passage(1, chunk, chunk.text)],
+    )
+    assert [c.status for c in checked.claims] == ["verified", "verified"]
+    quotes = [c.quote for c in checked.citations if c.n == 1]
+    assert any("TRANSPOSED" in q for q in quotes) and any("not erased while recording" in q for q in quotes)
