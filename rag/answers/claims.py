@@ -86,6 +86,8 @@ class ClaimCheck:
         contradicts: the evidence states the claim's opposite: every fact and enough words found, on the claim's
             topic, and only the polarity differs ("| TEE_GenerateRandom | No |" against "mTower implements
             TEE_GenerateRandom").
+        contrasted: ``(claimed, stated)`` for each term of the claim whose opposite the evidence names instead
+            ("unsafe" against "may safely be nested").
     """
 
     supported: bool
@@ -95,6 +97,12 @@ class ClaimCheck:
     support: float = 0.0
     reason: str = ""
     contradicts: bool = False
+    contrasted: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def opposes(self) -> bool:
+        """The evidence holds the claim's facts and says the opposite: another polarity or the opposite term."""
+        return (self.polarity_conflict or bool(self.contrasted)) and not self.missing
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +303,9 @@ def check_claim(
             if w.holds and w.score >= top.score - CONTRADICTION_MARGIN and not _asks(w.check.evidence)
         )
     )
-    return ClaimCheck(not reason, best.evidence, best.missing, conflict, best.support, reason, contradicts)
+    return ClaimCheck(
+        not reason, best.evidence, best.missing, conflict, best.support, reason, contradicts, tuple(best_contrasted)
+    )
 
 
 _ONLY_ASKS = "the cited text only asks this as a question; it does not state it"

@@ -49,7 +49,12 @@ _EN_PAIRS = (
     ("standard", "optional"),
     ("mandatory", "optional"),
 )
-_EN_ENDINGS = r"(?:s|d|ed|es|ing|ion|ions)?"
+_EN_ENDINGS = r"(?:s|d|ed|es|ing|ion|ions|ly)?"
+_PREFIXED = re.compile(r"\b(?:un|non-?)([a-z]{4,})\b")
+"""A word denied by its prefix: "unsafe" of "safe(ly)", "undefined" of "defined", "non-free" of "free"."""
+_NOT_PREFIXED = re.compile(r"\b(?:unless|under\w*|uni\w*)\b")
+"""Words that begin so without denying anything."""
+_EN_WORD = re.compile(r"\b[a-z]{4,}\b")
 
 
 def _opposites() -> dict[str, str]:
@@ -66,15 +71,29 @@ def _names(text: str, term: str) -> bool:
     return term in text
 
 
-def claimed_terms(claim: str) -> list[str]:
-    """The contrasting terms ``claim`` names without naming their opposite too (read once per claim)."""
+def claimed_terms(claim: str) -> list[tuple[str, str]]:
+    """``(term, opposite)`` for the contrasting terms ``claim`` names without naming their opposite too (read once
+    per claim): the pairs above, and an English word and its prefixed denial ("unsafe" and "safe", "signed" and
+    "unsigned", "free" and "nonfree") either way round."""
     said = plain_text(claim).casefold()
-    return [term for term, opposite in _OPPOSITE.items() if _names(said, term) and not _names(said, opposite)]
+    pairs = [
+        (term, opposite) for term, opposite in _OPPOSITE.items() if _names(said, term) and not _names(said, opposite)
+    ]
+    for word in dict.fromkeys(_EN_WORD.findall(_NOT_PREFIXED.sub(" ", said))):
+        if prefixed := _PREFIXED.fullmatch(word):
+            base = prefixed.group(1)
+            if not _names(said, base):
+                pairs.append((word, base))
+        else:
+            pairs += [
+                (word, denied) for denied in (f"un{word}", f"non{word}", f"non-{word}") if not _names(said, denied)
+            ]
+    return pairs
 
 
-def contrasted_terms(claimed: list[str], evidence: str) -> list[tuple[str, str]]:
+def contrasted_terms(claimed: list[tuple[str, str]], evidence: str) -> list[tuple[str, str]]:
     """``(claimed, stated)`` for each of the ``claimed`` terms whose opposite the evidence names instead."""
     if not claimed:
         return []
     read = plain_text(evidence).casefold()
-    return [(term, _OPPOSITE[term]) for term in claimed if not _names(read, term) and _names(read, _OPPOSITE[term])]
+    return [(term, opposite) for term, opposite in claimed if not _names(read, term) and _names(read, opposite)]

@@ -201,11 +201,14 @@ def is_yes_no_question(text: str) -> bool:
     "When I ship it, is it enough …?"). An English one opens a clause with an auxiliary before any interrogative
     ("Can …, and if so by how long?" still counts: its first answer is a yes or a no); "when I …" is a condition, not
     an interrogative. A text counts as Japanese when its Japanese letters are at least half as many as its Latin ones
-    (an API name inside a Japanese question does not make it English)."""
+    (an API name inside a Japanese question does not make it English); one that ends on its topic ("…値の範囲は？")
+    asks what, not whether."""
     if not is_question(text):
         return False
     if 2 * len(_JA_LETTER.findall(text)) >= len(re.findall(r"[A-Za-z]", text)):
-        return not _JA_INTERROGATIVE.search(text)
+        # "…に指定できる値の範囲は？" names its topic and leaves out "what": it asks for the range, not for a yes
+        elliptical = re.search(r"(?:は|って)\s*[?？]\s*$", text) is not None
+        return not elliptical and not _JA_INTERROGATIVE.search(text)
     auxiliary = _EN_AUXILIARY_OPENING.search(text)
     interrogative = _EN_INTERROGATIVE.search(text)
     return auxiliary is not None and (interrogative is None or auxiliary.start() < interrogative.start())

@@ -191,12 +191,31 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
         closest = by_facts
     if (outcome := condition_outcome(claim, closest)) is not None:
         return is_negated(claim) != outcome
+    if (commented := comment_polarity(claim, closest)) is not None:
+        return is_negated(claim) != commented
     contrasted = clause_polarity(claim, closest)
     return is_negated(claim) != (is_negated(closest) if contrasted is None else contrasted)
 
 
 def _is_aside(clause: str) -> bool:
     return clause.lstrip().startswith(("(", "（"))
+
+
+def comment_polarity(claim: str, row: str) -> bool | None:
+    """For a table row with a yes/no cell, whether a comment cell the claim speaks of denies: "| TEE_GetObject
+    BufferAttribute | Yes | Not tested |" answers yes to "is it implemented" and no to "is it covered by the test
+    suite". The comment decides when it is denied and holds a word of the claim ("test"); None otherwise (the
+    yes/no cell decides, ``is_negated``)."""
+    if _yes_no_cell(row) is None:
+        return None
+    cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+    said = content_tokens(claim)
+    for cell in cells[1:]:
+        if cell.casefold() in _YES_CELLS | _NO_CELLS or not is_negated(cell):
+            continue
+        if any(holds_words({word}, cell) for word in said if not holds_words({word}, cells[0])):
+            return True
+    return None
 
 
 def predicate_words(claim: str, count: int = 2) -> list[str]:

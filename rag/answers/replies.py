@@ -149,7 +149,9 @@ def check_reply(
     if (check.supported or check.contradicts) and not says_word(check.evidence, verb := asked_verb(question)):
         # "もともとのOSSがライセンス違反状態です" holds every word of "ライセンス違反状態にあるOSSを製品に使ってもよい"
         # but 使: it restates what the question is about, not what it asks of it
-        return replace(check, supported=False, contradicts=False, polarity_conflict=False, reason=_NO_VERB.format(verb))
+        return replace(
+            check, supported=False, contradicts=False, polarity_conflict=False, reason=NO_VERB_REASON.format(verb)
+        )
     if stated is Stance.AFFIRMS:
         return check
     if check.contradicts:
@@ -163,7 +165,7 @@ def check_reply(
 
 
 _AMBIGUOUS = "a bare yes or no to a question asked in the negative is ambiguous"
-_NO_VERB = "the cited text is about what the question asks of, but does not say whether it may or does 「{}」"
+NO_VERB_REASON = "the cited text is about what the question asks of, but does not say whether it may or does 「{}」"
 
 
 def says_word(text: str, word: str) -> bool:

@@ -31,7 +31,15 @@ from rag.answers.faithfulness import (
     support,
 )
 from rag.answers.prompts import detect_language
-from rag.answers.replies import SELF_DENIAL_REASON, asked_verb, check_reply, denies_what_it_affirms, says_word, stance
+from rag.answers.replies import (
+    NO_VERB_REASON,
+    SELF_DENIAL_REASON,
+    asked_verb,
+    check_reply,
+    denies_what_it_affirms,
+    says_word,
+    stance,
+)
 from rag.ingest.lists import opening_lead_in
 from rag.records import Citation, ClaimStatus, ClaimVerdict
 
@@ -143,6 +151,9 @@ def check_answer(
         if verdict.status != "unsupported" and tied_by_facts_alone(plain, question, checks, units, relevance):
             verdict = ClaimVerdict(plain, "unsupported", (), ACROSS_REASON)
             marked, supports = _with_marker(sentence, None), []
+        if verdict.status != "unsupported" and (verb := _verb_unsaid(plain, question, checks)):
+            verdict = ClaimVerdict(plain, "unsupported", (), NO_VERB_REASON.format(verb))
+            marked, supports = _with_marker(sentence, None), []
         denied_by_itself: Contradiction | None = None
         if verdict.status != "unsupported" and denies_what_it_affirms(plain, question):
             # its own words hold and deny what its yes affirms: the passage they rest on says the opposite of the yes
@@ -194,6 +205,17 @@ def check_answer(
     return CheckedAnswer(text.strip(), citations, tuple(verdicts), main_failed, attributed, moved, contradiction)
 
 
+def _verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck]) -> str:
+    """The verb a Japanese yes/no question asks about, when the claim says it and none of its evidence does ("" when
+    it holds). "デュアルライセンスのOSSは、常に両方のライセンスを守らなければなりません" was verified by "…両方の
+    ライセンス条件が適用される旨を記載していることもあります": the evidence speaks of both licences, not of
+    having to keep (守) both. The rule ``check_reply`` applies to a bare yes or no, for a claim that restates."""
+    verb = asked_verb(question) if is_yes_no_question(question) else ""
+    if not verb or not says_word(claim, verb) or not checks:
+        return ""
+    return "" if any(says_word(check.evidence, verb) for check in checks) else verb
+
+
 def _restates(claim: str, question: str) -> bool:
     """Whether a claim only restates a question asking what or which: no fact the question lacks, and at least
     ``RESTATED_SHARE`` of its words the question's. "The GP TEE Client API functions listed in the table are
@@ -229,21 +251,29 @@ def _judge(
 ) -> tuple[ClaimVerdict, int | None, ClaimCheck | None]:
     """The verdict on one claim, the passage number it ends up citing and the check that supports it."""
     by_n = {p.n: p for p in passages}
-    first_failure: ClaimCheck | None = None
+    failed: list[ClaimCheck] = []
     for n in cited:
         check = _check(claim, by_n[n], context, given, topic)
         if check.supported:
             return ClaimVerdict(claim, "verified", (n,)), n, check
-        first_failure = first_failure or check
+        failed.append(check)
+    first_failure = failed[0] if failed else None
     # the model cited the wrong passage, or none: a passage it did not choose must support the claim more strongly,
     # unless the claim states facts (numbers, names, identifiers): those must all be found there, which is stronger
     threshold = SUPPORT_THRESHOLD if facts_of(claim) else ATTRIBUTION_THRESHOLD
     others = [p for p in passages if p.n not in cited]
     checks = [(p.n, _check(claim, p, context, given, topic, threshold)) for p in others]
     supported = [(n, c) for n, c in checks if c.supported]
+    # a passage that restates the claim as closely as the one supporting it, and says the opposite, decides:
+    # "it is unsafe to nest optional arguments" against "optional arguments … may safely be nested" is not
+    # supported by an example elsewhere that shares "optional argument" and \NewDocumentCommand
+    opposing = [c for c in [*failed, *(c for _n, c in checks)] if c.opposes]
     if supported:
         n, check = max(supported, key=lambda item: (item[1].support, -item[0]))
-        return ClaimVerdict(claim, "reattributed", (n,)), n, check
+        closest = max(opposing, key=lambda c: c.support, default=None)
+        if closest is None or closest.support < check.support:
+            return ClaimVerdict(claim, "reattributed", (n,)), n, check
+        return ClaimVerdict(claim, "unsupported", (), closest.reason), None, None
     if first_failure is None and checks:
         first_failure = max((c for _, c in checks), key=lambda c: c.support)
     reason = first_failure.reason if first_failure else "no passage to check it against"

@@ -303,3 +303,52 @@ def test_two_claims_resting_on_two_sentences_of_one_passage_each_have_their_sent
     assert [c.status for c in checked.claims] == ["verified", "verified"]
     quotes = [c.quote for c in checked.citations if c.n == 1]
     assert any("TRANSPOSED" in q for q in quotes) and any("not erased while recording" in q for q in quotes)
+
+
+@needs_realdocs
+def test_a_comment_cell_that_denies_answers_for_what_it_speaks_of() -> None:
+    """mTower's table: "| TEE_GetObjectBufferAttribute | Yes | Not tested |". Its Yes answers whether the function is
+    implemented; asked whether the test suite covers it, "Yes, … is covered by mTower's test suite" was verified."""
+    chunk = chunk_with("en_mtower_functionality_description.md", "| TEE_GetObjectBufferAttribute | Yes | Not tested |")
+    passages = [Passage(1, chunk, chunk.text)]
+    covered = check_answer(
+        "Yes, TEE_GetObjectBufferAttribute is covered by mTower's test suite [1].",
+        "Is TEE_GetObjectBufferAttribute covered by mTower's test suite?",
+        passages,
+    )
+    assert [c.status for c in covered.claims] == ["unsupported"] and covered.contradiction is not None
+    implemented = check_answer(
+        "Yes, mTower implements TEE_GetObjectBufferAttribute [1].",
+        "Does mTower implement TEE_GetObjectBufferAttribute?",
+        passages,
+    )
+    assert [c.status for c in implemented.claims] == ["verified"]
+
+
+@needs_realdocs
+def test_a_passage_saying_the_opposite_term_outweighs_one_that_only_shares_words() -> None:
+    """The LaTeX guide: "optional arguments created using \\NewDocumentCommand may safely be nested". "Yes, it is
+    unsafe to nest optional arguments made with \\NewDocumentCommand" failed there and was moved to an example that
+    shares "optional argument" and the command's name."""
+    safe = chunk_with("en_latex_usrguide.pdf", "may safely be nested")
+    example = chunk_with("en_latex_usrguide.pdf", "would use the mandatory argument as the default")
+    checked = check_answer(
+        "Yes, it is unsafe to nest optional arguments made with \\NewDocumentCommand [1].",
+        "Is it unsafe to nest optional arguments made with \\NewDocumentCommand?",
+        [Passage(1, safe, safe.text), Passage(2, example, example.text)],
+    )
+    assert [c.status for c in checked.claims] == ["unsupported"]
+    assert "safe, not unsafe" in checked.claims[0].reason
+
+
+@needs_realdocs
+def test_a_restated_japanese_question_needs_its_verb_in_the_evidence() -> None:
+    """The FAQ on dual licences: "OSSの中には、デュアルライセンスと記載しながら、両方のライセンス条件が適用される旨を
+    記載していることもあります". It speaks of both licences, not of having to keep (守) both."""
+    chunk = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "両方のライセンス条件が適用される旨")
+    checked = check_answer(
+        "デュアルライセンスのOSSは、常に両方のライセンスを守らなければなりません[1]。",
+        "デュアルライセンスのOSSは、常に両方のライセンスを守らなければなりませんか？",
+        [Passage(1, chunk, chunk.text)],
+    )
+    assert [c.status for c in checked.claims] == ["unsupported"] and "守" in checked.claims[0].reason

@@ -763,6 +763,7 @@ def test_a_yes_to_a_yes_no_question_needs_evidence_that_names_what_was_asked_abo
         ("pTeXで和文文字と欧文文字の間のグルーを指定するパラメータは何ですか？", False),
         ("When did the meeting finish?", False),
         ("List the functions.", False),
+        ("pTeXで\\kansujicharに指定できる値の範囲は？", False),  # ends on its topic: it asks what the range is
     ],
 )
 def test_a_question_asking_for_a_yes_or_a_no_is_told_from_one_asking_what(question: str, yes_no: bool) -> None:
