@@ -212,14 +212,28 @@ def about_another(premise: Fact, window_facts: tuple[Fact, ...], reading: str) -
 
 
 def _sibling(fact: Fact, other: Fact) -> bool:
-    """Whether ``other`` (of ``fact``'s kind) is a sibling of ``fact``: one is the other with more letters, or they
-    share a family (identifiers: the prefix before a separator, a designation's label; names of several words:
-    their first word; a one-word name has no siblings to be told from)."""
-    if _extends(other.value, fact.value):
+    """Whether ``other`` (of ``fact``'s kind) is a sibling of ``fact``: one is the other with more letters, or one
+    part apart (``_one_part_apart``), or they share a family (identifiers: the prefix before a separator, a
+    designation's label; names of several words: their first word; a one-word name has no siblings to be told
+    from)."""
+    if _extends(other.value, fact.value) or _one_part_apart(fact.value, other.value):
         return True
     of_family: Callable[[str], str] = _family if fact.kind == "identifier" else _head
     family = of_family(fact.value) if fact.kind == "identifier" or " " in fact.value else ""
     return bool(family) and of_family(other.value) == family
+
+
+_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def _one_part_apart(value: str, other: str) -> bool:
+    """Whether two identifiers written in parts (CamelCase, snake_case) differ in exactly one of as many parts:
+    ``\\ProvideDocumentCommand`` beside ``\\DeclareDocumentCommand``, ``TEE_GetPropertyAsBool`` beside
+    ``TEE_GetPropertyAsU32``."""
+    parts, others = _PART.findall(value), _PART.findall(other)
+    if len(parts) < 2 or len(parts) != len(others):
+        return False
+    return sum(a.casefold() != b.casefold() for a, b in zip(parts, others, strict=True)) == 1
 
 
 def _extends(value: str, other: str) -> bool:

@@ -58,7 +58,7 @@ def windows(evidence: str, max_size: int, lead_in: str = "") -> list[Window]:
             if not header or _follows_separator(evidence, end):
                 header = line
                 continue
-            found.append(Window(line, f"{header}\n{line}", 1, ""))
+            found.append(Window(line, _without_link_targets(f"{header}\n{line}"), 1, ""))
             continue
         header = ""
         item = is_list_item(line)
@@ -69,10 +69,22 @@ def windows(evidence: str, max_size: int, lead_in: str = "") -> list[Window]:
                 break  # list items are parallel statements: a claim joins its lead-in and one item, not two items
             text = evidence[start : spans[i + size - 1][1]]
             lead = lead_in if item else ""
-            found.append(Window(text, f"{lead}\n{text}" if lead else text, size, lead))
+            found.append(Window(text, _without_link_targets(f"{lead}\n{text}" if lead else text), size, lead))
         lead_in = next_lead_in(line, lead_in)  # a paragraph ends the list; a sentence ending in a dash opens one
     whole = evidence.strip()
     return found or ([Window(whole, whole, 1, "")] if whole else [])
+
+
+_LINK_TARGET = re.compile(r"(?<=\])\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)")
+"""The target of a Markdown link: "(specs/gp/GPD_TEE_Internal_API_Specification_v1.0.pdf)" after "[TEE Internal
+API]"."""
+
+
+def _without_link_targets(reading: str) -> str:
+    """What a reader sees of a text: a Markdown link's words, not the path it points to. The path of "please see
+    [TEE Internal API](specs/gp/GPD_TEE_Internal_API_Specification_v1.0.pdf)" says nothing of the GP specification
+    that "the GP specification defines the Secure World API" could rest on."""
+    return _LINK_TARGET.sub("", reading)
 
 
 def _unit_spans(evidence: str) -> list[tuple[int, int]]:

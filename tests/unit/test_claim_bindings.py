@@ -352,3 +352,34 @@ def test_a_restated_japanese_question_needs_its_verb_in_the_evidence() -> None:
         [Passage(1, chunk, chunk.text)],
     )
     assert [c.status for c in checked.claims] == ["unsupported"] and "守" in checked.claims[0].reason
+
+
+@needs_realdocs
+def test_a_sentence_copied_from_a_sibling_command_one_word_apart_is_not_verified() -> None:
+    """The LaTeX guide lists "• \\DeclareDocumentCommand will always create the new definition, irrespective of any
+    existing ⟨cmd⟩ with the same name." beside "• \\ProvideDocumentCommand creates a new definition for ⟨cmd⟩ only if
+    one has not already been given." Asked what \\ProvideDocumentCommand does, the model copied the first with the
+    second's name, and it was verified: the commands share no prefix, only all words but one."""
+    chunk = chunk_with("en_latex_usrguide.pdf", "\\DeclareDocumentCommand will always create the new definition")
+    copied = check_claim(
+        "\\ProvideDocumentCommand will always create the new definition, irrespective of any existing ⟨cmd⟩with the "
+        "same name.",
+        chunk.text,
+        topic="What does \\ProvideDocumentCommand do if the command already exists?",
+        source=chunk.source,
+    )
+    assert not copied.supported, copied.evidence
+
+
+@needs_realdocs
+def test_a_link_target_is_not_text_a_claim_can_rest_on() -> None:
+    """mTower's description: "For a detailed description of each function, please see [TEE Internal API](specs/gp/
+    GPD_TEE_Internal_API_Specification_v1.0.pdf)." Its path gave "GP" and "specification" to "Yes, the GP
+    specification defines the Secure World API for mTower"; the guide says developers define that API themselves."""
+    chunk = chunk_with("en_mtower_functionality_description.md", "A list of Secure World API functions is given")
+    checked = check_answer(
+        "Yes, the GP specification defines the Secure World API for mTower [1].",
+        "Is mTower's Secure World API fixed by the GP specification?",
+        [Passage(1, chunk, chunk.text)],
+    )
+    assert [c.status for c in checked.claims] == ["unsupported"]
