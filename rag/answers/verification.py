@@ -193,6 +193,14 @@ def check_answer(
         for n in dict.fromkeys(markers_of(text))
         for quote in quotes.get(n, ())
     )
+    if (
+        main is None
+        and verdicts
+        and all(v.status == "not_checked" or _adds_nothing(v.sentence, question) for v in verdicts)
+    ):
+        # every sentence restates the question ("厚労省の資料で、裁判例集の資料番号はです", the number left out):
+        # the words hold, and nothing answers
+        verdicts = [v if v.status == "not_checked" else _restating_only(v) for v in verdicts]
     judged = [v for v in verdicts if v.status != "not_checked"]
     failed = [v for v in judged if v.status == "unsupported"]
     main = main or (judged[0] if judged else None)
@@ -214,6 +222,20 @@ def _verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck]) -> str
     if not verb or not says_word(claim, verb) or not checks:
         return ""
     return "" if any(says_word(check.evidence, verb) for check in checks) else verb
+
+
+RESTATES_ONLY_REASON = "it restates the question without answering it"
+
+
+def _restating_only(verdict: ClaimVerdict) -> ClaimVerdict:
+    return ClaimVerdict(verdict.sentence, "unsupported", (), RESTATES_ONLY_REASON)
+
+
+def _adds_nothing(claim: str, question: str) -> bool:
+    """Whether a claim holds no fact and no word the question does not: a what-question handed back."""
+    asked = facts_of(question)
+    new_facts = [f for f in facts_of(claim) if not any(same_fact(f, g) for g in asked)]
+    return not is_yes_no_question(question) and not new_facts and content_tokens(claim) <= content_tokens(question)
 
 
 def _restates(claim: str, question: str) -> bool:

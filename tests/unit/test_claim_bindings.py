@@ -383,3 +383,17 @@ def test_a_link_target_is_not_text_a_claim_can_rest_on() -> None:
         [Passage(1, chunk, chunk.text)],
     )
     assert [c.status for c in checked.claims] == ["unsupported"]
+
+
+@needs_realdocs
+def test_an_answer_that_hands_the_question_back_is_not_verified() -> None:
+    """Asked for the MHLW case collection's material number, the model wrote "厚労省の資料で、裁判例集の資料番号は
+    です" with the number left out. Every word is the question's and the passage holds them, so it was shown as a
+    verified answer that answers nothing."""
+    chunk = chunk_with("ja_mhlw_worker_status_caselaw_method.pdf", "第1回研究会資料3-3")
+    question = "厚労省の資料で、裁判例集の資料番号は何ですか？"
+    passages = [Passage(1, chunk, chunk.text)]
+    empty = check_answer("厚労省の資料で、裁判例集の資料番号はです[1]。", question, passages)
+    assert empty.main_claim_failed and [c.status for c in empty.claims] == ["unsupported"]
+    answered = check_answer("厚労省の資料で、裁判例集の資料番号は3-3です[1]。", question, passages)
+    assert not answered.main_claim_failed
