@@ -21,16 +21,21 @@ from rag.answers.evidence import SentenceRelevance
 from rag.answers.facts import Fact, facts_of, same_fact
 from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
-    content_tokens,
     is_question,
     is_table_row,
     is_yes_no_question,
     markers_of,
-    says_unknown,
     strip_markers,
-    support,
 )
-from rag.answers.prompts import detect_language
+from rag.answers.question_fit import (
+    RESTATES_ONLY_REASON,
+    adds_nothing,
+    is_claim,
+    reading_context,
+    restates,
+    unmentioned,
+    verb_unsaid,
+)
 from rag.answers.replies import (
     NO_VERB_REASON,
     SELF_DENIAL_REASON,
@@ -43,14 +48,7 @@ from rag.answers.replies import (
 from rag.ingest.lists import opening_lead_in
 from rag.records import Citation, ClaimStatus, ClaimVerdict
 
-SHORT_CLAIM_TOKENS = 3
-"""A claim with fewer content words ("1954年です") is read together with the question for its wording."""
-
-RESTATED_SHARE = 0.6
-"""Share of its words a claim takes from a what/which question for it to count as a restatement of the question."""
-
 _MARKER = re.compile(r"\s*\[\d+\]")
-_KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
 _CLOSING = "。．.！？!?"
 _JOIN = re.compile(r"(,\s+(?:while|whereas|but)\s+|;\s+|(?<=[しり])、|(?<=[すた]が)、|一方で?、)")
 """Where a sentence joins two statements that may each rest on a passage of their own: ", while", "; ", and in
@@ -80,7 +78,7 @@ class CheckedAnswer:
         claims: the verdict on every sentence.
         main_claim_failed: the main claim, or more than half of the claims, are unsupported. The main claim is the
             first, unless that is a bare yes or no (``replies``) that no passage confirms or denies, or a restatement
-            of a what/which question (``_restates``), and more follow.
+            of a what/which question (``restates``), and more follow.
         attributed: sentences the model left uncited that now cite the passage supporting them.
         moved: sentences whose citation was moved from a passage that does not support them to one that does.
         contradiction: when the main claim is unsupported because a passage states its opposite
@@ -134,24 +132,24 @@ def check_answer(
         pieces.append(answer[cursor:start])
         cursor = end
         plain = strip_markers(sentence)
-        if not _is_claim(plain, question):
+        if not is_claim(plain, question):
             verdicts.append(ClaimVerdict(plain, "not_checked", tuple(n for n in markers_of(sentence) if n in by_n)))
             pieces.append(sentence)
             continue
-        context = _context(plain, question)
+        context = reading_context(plain, question)
         cited = [n for n in markers_of(sentence) if n in by_n]
         verdict, n, check = _judge(plain, context, cited, passages, given, question)
         marked, supports = _with_marker(sentence, n), [(n, plain, check)]
         if verdict.status == "unsupported" and (joined := _judge_parts(sentence, passages, given, question)):
             verdict, marked, supports = joined
-        if verdict.status != "unsupported" and (unread := _unmentioned(plain, question, passages)):
+        if verdict.status != "unsupported" and (unread := unmentioned(plain, question, passages)):
             verdict = ClaimVerdict(plain, "unsupported", (), "no passage mentions " + ", ".join(unread))
             marked, supports = _with_marker(sentence, None), []
         checks = [check for _n, _said, check in supports if check is not None]
         if verdict.status != "unsupported" and tied_by_facts_alone(plain, question, checks, units, relevance):
             verdict = ClaimVerdict(plain, "unsupported", (), ACROSS_REASON)
             marked, supports = _with_marker(sentence, None), []
-        if verdict.status != "unsupported" and (verb := _verb_unsaid(plain, question, checks)):
+        if verdict.status != "unsupported" and (verb := verb_unsaid(plain, question, checks)):
             verdict = ClaimVerdict(plain, "unsupported", (), NO_VERB_REASON.format(verb))
             marked, supports = _with_marker(sentence, None), []
         denied_by_itself: Contradiction | None = None
@@ -175,7 +173,7 @@ def check_answer(
             # "はい。" that no passage confirms or denies leaves the answer's point to the sentence after it
             undecided = verdict.status == "unsupported" and contradiction is None and stance(plain, question)
             bare = verdict if undecided else bare
-            main = None if undecided or _restates(plain, question) else verdict
+            main = None if undecided or restates(plain, question) else verdict
         verdicts.append(verdict)
         if verdict.status == "reattributed":
             attributed, moved = (attributed, moved + 1) if cited else (attributed + 1, moved)
@@ -196,7 +194,7 @@ def check_answer(
     if (
         main is None
         and verdicts
-        and all(v.status == "not_checked" or _adds_nothing(v.sentence, question) for v in verdicts)
+        and all(v.status == "not_checked" or adds_nothing(v.sentence, question) for v in verdicts)
     ):
         # every sentence restates the question ("厚労省の資料で、裁判例集の資料番号はです", the number left out):
         # the words hold, and nothing answers
@@ -213,54 +211,8 @@ def check_answer(
     return CheckedAnswer(text.strip(), citations, tuple(verdicts), main_failed, attributed, moved, contradiction)
 
 
-def _verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck]) -> str:
-    """The verb a Japanese yes/no question asks about, when the claim says it and none of its evidence does ("" when
-    it holds). "デュアルライセンスのOSSは、常に両方のライセンスを守らなければなりません" was verified by "…両方の
-    ライセンス条件が適用される旨を記載していることもあります": the evidence speaks of both licences, not of
-    having to keep (守) both. The rule ``check_reply`` applies to a bare yes or no, for a claim that restates."""
-    verb = asked_verb(question) if is_yes_no_question(question) else ""
-    if not verb or not says_word(claim, verb) or not checks:
-        return ""
-    return "" if any(says_word(check.evidence, verb) for check in checks) else verb
-
-
-RESTATES_ONLY_REASON = "it restates the question without answering it"
-
-
 def _restating_only(verdict: ClaimVerdict) -> ClaimVerdict:
     return ClaimVerdict(verdict.sentence, "unsupported", (), RESTATES_ONLY_REASON)
-
-
-def _adds_nothing(claim: str, question: str) -> bool:
-    """Whether a claim holds no fact and no word the question does not: a what-question handed back."""
-    asked = facts_of(question)
-    new_facts = [f for f in facts_of(claim) if not any(same_fact(f, g) for g in asked)]
-    return not is_yes_no_question(question) and not new_facts and content_tokens(claim) <= content_tokens(question)
-
-
-def _restates(claim: str, question: str) -> bool:
-    """Whether a claim only restates a question asking what or which: no fact the question lacks, and at least
-    ``RESTATED_SHARE`` of its words the question's. "The GP TEE Client API functions listed in the table are
-    implemented in mTower's Normal World implementation." leads into the answer; the sentence naming the missing
-    functions is the answer's point, and the answer stands or falls with it."""
-    if is_yes_no_question(question):
-        return False  # "mTower implements TEE_Panic" restating "Does mTower implement TEE_Panic?" is the answer
-    asked = facts_of(question)
-    new_facts = [f for f in facts_of(claim) if not any(same_fact(f, g) for g in asked)]
-    return not new_facts and support(claim, question) >= RESTATED_SHARE
-
-
-def _context(claim: str, question: str) -> str:
-    """The words a claim is read with: the question's, for a claim too short to say what it is about."""
-    return question if len(content_tokens(claim)) < SHORT_CLAIM_TOKENS else ""
-
-
-def _is_claim(sentence: str, question: str) -> bool:
-    """Whether a sentence states something checkable (not "I don't know", not a bare connective; a bare "No." to a
-    yes/no question is)."""
-    if not sentence or says_unknown(sentence):
-        return False
-    return bool(content_tokens(sentence)) or bool(facts_of(sentence)) or stance(sentence, question) is not None
 
 
 def _judge(
@@ -302,21 +254,6 @@ def _judge(
     return ClaimVerdict(claim, "unsupported", (), reason), None, None
 
 
-def _unmentioned(claim: str, question: str, passages: Sequence[Passage]) -> list[str]:
-    """Katakana words a Japanese claim takes from the question that no Japanese passage holds. Asked for the
-    primitive that adds ruby (ルビ) in pTeX, "…ルビを付けるためのプリミティブは「\\accent」です" cited a sentence on
-    \\accent holding enough of the question's other words (文字, プリミティブ), and no passage speaks of ruby. Only
-    katakana: a term borrowed in katakana is written the same wherever it is meant, where kanji words and English
-    ones are paraphrased ("cuts" for "splits")."""
-    if detect_language(claim) != "ja":
-        return []
-    read = [p.chunk.text for p in passages if detect_language(p.chunk.text) == "ja"]
-    if not read:
-        return []
-    asked = set(_KATAKANA_WORD.findall(claim)) & set(_KATAKANA_WORD.findall(question))
-    return sorted(w for w in asked if not any(w in text for text in read))
-
-
 def _judge_parts(
     sentence: str, passages: Sequence[Passage], given: Sequence[Fact], question: str
 ) -> tuple[ClaimVerdict, str, list[tuple[int | None, str, ClaimCheck | None]]] | None:
@@ -333,7 +270,7 @@ def _judge_parts(
     judged = []
     for text in texts:
         plain = strip_markers(text)
-        context = _context(plain, question)
+        context = reading_context(plain, question)
         verdict, n, check = _judge(
             plain, context, [m for m in markers_of(text) if m in by_n], passages, given, question
         )

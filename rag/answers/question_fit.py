@@ -1,0 +1,84 @@
+"""How an answer's sentence stands to the question it answers: whether it states anything, restates the question
+(and so leads into the answer or answers nothing), needs the question's words to be read, or says the question's
+verb or katakana terms without its evidence doing so. ``rag.answers.verification`` asks these of every sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rag.answers.citations import Passage
+from rag.answers.claims import ClaimCheck
+from rag.answers.facts import facts_of, same_fact
+from rag.answers.faithfulness import content_tokens, is_yes_no_question, says_unknown, support
+from rag.answers.prompts import detect_language
+from rag.answers.replies import asked_verb, says_word, stance
+
+SHORT_CLAIM_TOKENS = 3
+"""A claim with fewer content words ("1954年です") is read together with the question for its wording."""
+
+RESTATED_SHARE = 0.6
+"""Share of its words a claim takes from a what/which question for it to count as a restatement of the question."""
+
+RESTATES_ONLY_REASON = "it restates the question without answering it"
+
+_KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
+
+
+def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck]) -> str:
+    """The verb a Japanese yes/no question asks about, when the claim says it and none of its evidence does ("" when
+    it holds). "デュアルライセンスのOSSは、常に両方のライセンスを守らなければなりません" was verified by "…両方の
+    ライセンス条件が適用される旨を記載していることもあります": the evidence speaks of both licences, not of
+    having to keep (守) both. The rule ``check_reply`` applies to a bare yes or no, for a claim that restates."""
+    verb = asked_verb(question) if is_yes_no_question(question) else ""
+    if not verb or not says_word(claim, verb) or not checks:
+        return ""
+    return "" if any(says_word(check.evidence, verb) for check in checks) else verb
+
+
+def adds_nothing(claim: str, question: str) -> bool:
+    """Whether a claim holds no fact and no word the question does not: a what-question handed back."""
+    asked = facts_of(question)
+    new_facts = [f for f in facts_of(claim) if not any(same_fact(f, g) for g in asked)]
+    return not is_yes_no_question(question) and not new_facts and content_tokens(claim) <= content_tokens(question)
+
+
+def restates(claim: str, question: str) -> bool:
+    """Whether a claim only restates a question asking what or which: no fact the question lacks, and at least
+    ``RESTATED_SHARE`` of its words the question's. "The GP TEE Client API functions listed in the table are
+    implemented in mTower's Normal World implementation." leads into the answer; the sentence naming the missing
+    functions is the answer's point, and the answer stands or falls with it."""
+    if is_yes_no_question(question):
+        return False  # "mTower implements TEE_Panic" restating "Does mTower implement TEE_Panic?" is the answer
+    asked = facts_of(question)
+    new_facts = [f for f in facts_of(claim) if not any(same_fact(f, g) for g in asked)]
+    return not new_facts and support(claim, question) >= RESTATED_SHARE
+
+
+def reading_context(claim: str, question: str) -> str:
+    """The words a claim is read with: the question's, for a claim too short to say what it is about."""
+    return question if len(content_tokens(claim)) < SHORT_CLAIM_TOKENS else ""
+
+
+def is_claim(sentence: str, question: str) -> bool:
+    """Whether a sentence states something checkable (not "I don't know", not a bare connective; a bare "No." to a
+    yes/no question is)."""
+    if not sentence or says_unknown(sentence):
+        return False
+    return bool(content_tokens(sentence)) or bool(facts_of(sentence)) or stance(sentence, question) is not None
+
+
+def unmentioned(claim: str, question: str, passages: Sequence[Passage]) -> list[str]:
+    """Katakana words a Japanese claim takes from the question that no Japanese passage holds. Asked for the
+    primitive that adds ruby (ルビ) in pTeX, "…ルビを付けるためのプリミティブは「\\accent」です" cited a sentence on
+    \\accent holding enough of the question's other words (文字, プリミティブ), and no passage speaks of ruby. Only
+    katakana: a term borrowed in katakana is written the same wherever it is meant, where kanji words and English
+    ones are paraphrased ("cuts" for "splits")."""
+    if detect_language(claim) != "ja":
+        return []
+    read = [p.chunk.text for p in passages if detect_language(p.chunk.text) == "ja"]
+    if not read:
+        return []
+    asked = set(_KATAKANA_WORD.findall(claim)) & set(_KATAKANA_WORD.findall(question))
+    return sorted(w for w in asked if not any(w in text for text in read))
