@@ -40,6 +40,26 @@ _GENERIC_PREDICATES = content_tokens(
 )
 """Words a reply may add without saying anything the question did not: its predicate and politeness."""
 _WITHOUT = re.compile(r"\bwithout\b", re.IGNORECASE)
+_NUMBER = r"(\d[\d,]*(?:\.\d+)?)"
+_ABOVE = re.compile(
+    rf"\b(?:more|greater|longer|larger|higher) than\s+{_NUMBER}|\b(?:over|above|exceeding|beyond)\s+{_NUMBER}"
+    rf"|{_NUMBER}\s*[^\d\s、。]{{0,6}}?(?:以上|超|を超え)",
+    re.IGNORECASE,
+)
+"""A bound from below: "more than 16", "over 90", "16チャンネル以上"."""
+_AT_MOST = re.compile(
+    rf"\b(?:up to|at most|no more than|not more than|a maximum of|one of|within)\s+{_NUMBER}"
+    rf"|{_NUMBER}\s*[^\d\s、。]{{0,6}}?(?:以下|まで|以内)",
+    re.IGNORECASE,
+)
+"""A bound from above: "up to 16", "one of 16", "90日以内"."""
+
+
+def _bounds(text: str, bound: re.Pattern[str]) -> set[str]:
+    """The numbers ``text`` bounds so (commas dropped)."""
+    return {next(g for g in m.groups() if g).replace(",", "") for m in bound.finditer(plain_text(text))}
+
+
 _KANA = re.compile(r"[\u3040-\u30ff]")
 SELF_DENIAL_REASON = "it answers yes, then denies what the question asks"
 _QUESTION_ENDING = re.compile(r"(?:のでしょうか|でしょうか|のですか|んですか|ですか|か)?\s*[?？。.]?\s*$")
@@ -96,10 +116,12 @@ def denies_what_it_affirms(claim: str, question: str) -> bool:
     """Whether a claim that opens with a yes to a yes/no question goes on to deny what the question asks.
 
     "Yes, timing correction works during playback and operates without 'chopping' notes" to "Does the timing
-    correction chop notes?" copies the brochure, so its words hold; its yes says the opposite. In English the words a
-    denial covers ("not", "without": ``polarity.denied_words``) must include one the question asks, and the rest of
-    the sentence must restate the question (a double denial affirms: "it does not run without root"). In Japanese
-    its last clause must deny the question's verb ("はい、…配布にはなりません" to "…配布したことになりますか？").
+    correction chop notes?" copies the brochure, so its words hold; its yes says the opposite. So does a yes that
+    bounds from above the number the question bounds from below ("more than 16 …?" - "Yes, … up to 16"). In
+    English the words a denial covers ("not", "without": ``polarity.denied_words``) must include one the question
+    asks, and the rest of the sentence must restate the question (a double denial affirms: "it does not run without
+    root"). In Japanese its last clause must deny the question's verb ("はい、…配布にはなりません" to "…配布した
+    ことになりますか？").
     A question asked in the negative makes any bare yes ambiguous and is left to ``stance``.
     """
     if not is_yes_no_question(question) or asks_negatively(question):
@@ -109,6 +131,8 @@ def denies_what_it_affirms(claim: str, question: str) -> bool:
     if match is None or match.group(1).casefold() in _DENYING_PARTICLES:
         return False
     body, asked = plain[match.end() :], proposition(question)
+    if (beyond := _bounds(asked, _ABOVE)) and _bounds(body, _AT_MOST) & beyond and not _bounds(body, _ABOVE):
+        return True  # "more than 16 MIDI channels?" - "Yes, … up to 16 MIDI channels"
     if _KANA.search(body):
         verb = asked_verb(question)
         return bool(verb) and is_negated(body) and verb in "".join(predicate_words(body, 3))

@@ -397,3 +397,19 @@ def test_an_answer_that_hands_the_question_back_is_not_verified() -> None:
     assert empty.main_claim_failed and [c.status for c in empty.claims] == ["unsupported"]
     answered = check_answer("厚労省の資料で、裁判例集の資料番号は3-3です[1]。", question, passages)
     assert not answered.main_claim_failed
+
+
+@needs_realdocs
+def test_a_yes_to_more_than_a_number_that_says_up_to_it_is_answered_no() -> None:
+    """The brochure: "Each track may be assigned to one of 16 MIDI channels." Asked whether a track can take more
+    than 16 channels, "Yes, each LinnSequencer track can be assigned to up to 16 MIDI channels" held every word and
+    number of its passage and was shown as verified."""
+    chunk = chunk_with("en_scan_linn_sequencer_brochure.pdf", "one of 16 MIDI channels")
+    question = "Can each LinnSequencer track be assigned to more than 16 MIDI channels?"
+    passages = [Passage(1, chunk, chunk.text)]
+    yes = check_answer(
+        "Yes, each LinnSequencer track can be assigned to up to 16 MIDI channels [1].", question, passages
+    )
+    assert [c.status for c in yes.claims] == ["unsupported"] and yes.contradiction is not None
+    no = check_answer("No, each track may be assigned to one of 16 MIDI channels [1].", question, passages)
+    assert [c.status for c in no.claims] == ["verified"]
