@@ -47,7 +47,7 @@ from rag.answers.faithfulness import (
     sentence_spans,
     support,
 )
-from rag.answers.polarity import denied_words, holds_words, polarity_conflict
+from rag.answers.polarity import bound_reversed, denied_words, holds_words, polarity_conflict
 from rag.answers.prompts import script_language
 from rag.answers.scope import former_state
 from rag.answers.windows import windows
@@ -264,6 +264,8 @@ def check_claim(
     ranked.sort(key=lambda w: (w.holds, w.score), reverse=True)
     top = ranked[0]
     best, best_needed, best_reading, best_contrasted = top.check, top.needed, top.reading, top.contrasted
+    if flipped := bound_reversed(claim, best_reading):
+        best_contrasted = [*best_contrasted, flipped]  # "more than 180 days" against "not more than 180 days"
     across = script_language(best.evidence) != language
     conflict = polarity_conflict(claim, top.said, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS

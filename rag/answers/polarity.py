@@ -14,6 +14,47 @@ from rag.answers.faithfulness import content_tokens, is_question, is_table_row, 
 POLARITY_MIN_SUPPORT = 0.5
 """Polarity is compared only with an evidence sentence the claim restates (this share of its content words)."""
 
+_NUMBER = r"(\d[\d,]*(?:\.\d+)?)"
+_BELOW_BOUND = re.compile(
+    rf"(?<!\bnot )(?<!\bno )\b(?:more|greater|longer|larger|higher) than\s+{_NUMBER}"
+    rf"|\b(?:over|above|exceeding|beyond)\s+{_NUMBER}|{_NUMBER}\s*[^\d\s、。]{{0,6}}?(?:以上|超|を超え)",
+    re.IGNORECASE,
+)
+"""A number bounded from below: "more than 16", "over 90", "16チャンネル以上" (not "not more than 180")."""
+_ABOVE_BOUND = re.compile(
+    rf"\b(?:up to|at most|no more than|not more than|not to exceed|a maximum of|one of|within)\s+{_NUMBER}"
+    rf"|{_NUMBER}\s*[^\d\s、。]{{0,6}}?(?:以下|まで|以内)",
+    re.IGNORECASE,
+)
+"""A number bounded from above: "up to 16", "not more than 180", "one of 16", "90日以内"."""
+
+
+def bounded_below(text: str) -> set[str]:
+    """The numbers ``text`` bounds from below (commas dropped)."""
+    return _bounded(text, _BELOW_BOUND)
+
+
+def bounded_above(text: str) -> set[str]:
+    """The numbers ``text`` bounds from above (commas dropped)."""
+    return _bounded(text, _ABOVE_BOUND)
+
+
+def _bounded(text: str, bound: re.Pattern[str]) -> set[str]:
+    return {next(g for g in m.groups() if g).replace(",", "") for m in bound.finditer(plain_text(text))}
+
+
+def bound_reversed(claim: str, evidence: str) -> tuple[str, str] | None:
+    """``(claimed, stated)`` for a number the claim bounds from below where the evidence bounds it from above only
+    ("for more than 180 days" against "for a period of not more than 180 days": "not … than" is a bound, not a
+    denial, so polarity agrees), or the other way round; None when there is none."""
+    above, below = bounded_above(evidence), bounded_below(evidence)
+    if flipped := bounded_below(claim) & (above - below):
+        return f"more than {min(flipped)}", f"at most {min(flipped)}"
+    if flipped := bounded_above(claim) & (below - above):
+        return f"at most {min(flipped)}", f"more than {min(flipped)}"
+    return None
+
+
 # ---- polarity ----------------------------------------------------------------------------------------------
 
 _OBLIGATION = re.compile(

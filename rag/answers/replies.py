@@ -23,6 +23,8 @@ from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, is_yes_n
 from rag.answers.polarity import (
     POLARITY_MIN_SUPPORT,
     asks_negatively,
+    bounded_above,
+    bounded_below,
     denied_words,
     holds_words,
     is_negated,
@@ -40,26 +42,6 @@ _GENERIC_PREDICATES = content_tokens(
 )
 """Words a reply may add without saying anything the question did not: its predicate and politeness."""
 _WITHOUT = re.compile(r"\bwithout\b", re.IGNORECASE)
-_NUMBER = r"(\d[\d,]*(?:\.\d+)?)"
-_ABOVE = re.compile(
-    rf"\b(?:more|greater|longer|larger|higher) than\s+{_NUMBER}|\b(?:over|above|exceeding|beyond)\s+{_NUMBER}"
-    rf"|{_NUMBER}\s*[^\d\s、。]{{0,6}}?(?:以上|超|を超え)",
-    re.IGNORECASE,
-)
-"""A bound from below: "more than 16", "over 90", "16チャンネル以上"."""
-_AT_MOST = re.compile(
-    rf"\b(?:up to|at most|no more than|not more than|a maximum of|one of|within)\s+{_NUMBER}"
-    rf"|{_NUMBER}\s*[^\d\s、。]{{0,6}}?(?:以下|まで|以内)",
-    re.IGNORECASE,
-)
-"""A bound from above: "up to 16", "one of 16", "90日以内"."""
-
-
-def _bounds(text: str, bound: re.Pattern[str]) -> set[str]:
-    """The numbers ``text`` bounds so (commas dropped)."""
-    return {next(g for g in m.groups() if g).replace(",", "") for m in bound.finditer(plain_text(text))}
-
-
 _KANA = re.compile(r"[\u3040-\u30ff]")
 SELF_DENIAL_REASON = "it answers yes, then denies what the question asks"
 _QUESTION_ENDING = re.compile(r"(?:のでしょうか|でしょうか|のですか|んですか|ですか|か)?\s*[?？。.]?\s*$")
@@ -131,7 +113,7 @@ def denies_what_it_affirms(claim: str, question: str) -> bool:
     if match is None or match.group(1).casefold() in _DENYING_PARTICLES:
         return False
     body, asked = plain[match.end() :], proposition(question)
-    if (beyond := _bounds(asked, _ABOVE)) and _bounds(body, _AT_MOST) & beyond and not _bounds(body, _ABOVE):
+    if (beyond := bounded_below(asked)) and bounded_above(body) & beyond and not bounded_below(body):
         return True  # "more than 16 MIDI channels?" - "Yes, … up to 16 MIDI channels"
     if _KANA.search(body):
         verb = asked_verb(question)

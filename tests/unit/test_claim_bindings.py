@@ -413,3 +413,17 @@ def test_a_yes_to_more_than_a_number_that_says_up_to_it_is_answered_no() -> None
     assert [c.status for c in yes.claims] == ["unsupported"] and yes.contradiction is not None
     no = check_answer("No, each track may be assigned to one of 16 MIDI channels [1].", question, passages)
     assert [c.status for c in no.claims] == ["verified"]
+
+
+@needs_realdocs
+def test_a_claim_bounding_a_number_the_other_way_than_its_evidence_is_not_verified() -> None:
+    """H.R. 815: "The President may waive, on a case-by-case basis and for a period of not more than 180 days, …".
+    "for more than 180 days" holds its words and its number, and "not more than" is a bound, not a denial, so the
+    polarity agreed and the claim was verified."""
+    chunk = chunk_with("en_us_bill_hr815_2024.pdf", "for a period of not more than 180 days")
+    question = "Can the President waive sanctions under H.R. 815 for more than 180 days at a time?"
+    passages = [Passage(1, chunk, chunk.text)]
+    more = check_answer("The President can waive sanctions for more than 180 days at a time [1].", question, passages)
+    assert [c.status for c in more.claims] == ["unsupported"] and "at most 180" in more.claims[0].reason
+    at_most = check_answer("The President can waive sanctions for up to 180 days at a time [1].", question, passages)
+    assert [c.status for c in at_most.claims] == ["verified"]
