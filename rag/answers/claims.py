@@ -50,7 +50,7 @@ from rag.answers.faithfulness import (
 from rag.answers.polarity import bound_reversed, denied_words, holds_words, polarity_conflict
 from rag.answers.prompts import script_language
 from rag.answers.scope import former_state
-from rag.answers.windows import windows
+from rag.answers.windows import windows, without_link_targets
 from rag.retrieval.named_sources import name_pieces
 
 WINDOW_SENTENCES = 3
@@ -231,7 +231,7 @@ def check_claim(
     Returns:
         The verdict, with the verbatim evidence sentence(s) to quote.
     """
-    stated = facts_of(claim)
+    stated = facts_of(without_link_targets(claim))  # a copied link's path is no more a fact here than there
     facts = tuple(f for f in stated if not any(same_fact(f, g) for g in given))
     premised = tuple(f for f in stated if f.kind in ("identifier", "name") and f not in facts)
     anchored = any(_anchors(f) for f in facts)

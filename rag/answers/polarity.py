@@ -243,10 +243,10 @@ def _is_aside(clause: str) -> bool:
 
 
 def comment_polarity(claim: str, row: str) -> bool | None:
-    """For a table row with a yes/no cell, whether a comment cell the claim speaks of denies: "| TEE_GetObject
-    BufferAttribute | Yes | Not tested |" answers yes to "is it implemented" and no to "is it covered by the test
-    suite". The comment decides when it is denied and holds a word of the claim ("test"); None otherwise (the
-    yes/no cell decides, ``is_negated``)."""
+    """For a table row with a yes/no cell, whether a comment cell the claim speaks of denies:
+    "| TEE_GetObjectBufferAttribute | Yes | Not tested |" answers yes to "is it implemented" and no to "is it
+    covered by the test suite". The comment decides when it is denied and holds a word of the claim ("test"); None
+    otherwise (the yes/no cell decides, ``is_negated``)."""
     if _yes_no_cell(row) is None:
         return None
     cells = [cell.strip() for cell in row.strip().strip("|").split("|")]

@@ -58,7 +58,7 @@ def windows(evidence: str, max_size: int, lead_in: str = "") -> list[Window]:
             if not header or _follows_separator(evidence, end):
                 header = line
                 continue
-            found.append(Window(line, _without_link_targets(f"{header}\n{line}"), 1, ""))
+            found.append(Window(line, without_link_targets(f"{header}\n{line}"), 1, ""))
             continue
         header = ""
         item = is_list_item(line)
@@ -69,7 +69,7 @@ def windows(evidence: str, max_size: int, lead_in: str = "") -> list[Window]:
                 break  # list items are parallel statements: a claim joins its lead-in and one item, not two items
             text = evidence[start : spans[i + size - 1][1]]
             lead = lead_in if item else ""
-            found.append(Window(text, _without_link_targets(f"{lead}\n{text}" if lead else text), size, lead))
+            found.append(Window(text, without_link_targets(f"{lead}\n{text}" if lead else text), size, lead))
         lead_in = next_lead_in(line, lead_in)  # a paragraph ends the list; a sentence ending in a dash opens one
     whole = evidence.strip()
     return found or ([Window(whole, whole, 1, "")] if whole else [])
@@ -80,7 +80,7 @@ _LINK_TARGET = re.compile(r"(?<=\])\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)")
 API]"."""
 
 
-def _without_link_targets(reading: str) -> str:
+def without_link_targets(reading: str) -> str:
     """What a reader sees of a text: a Markdown link's words, not the path it points to. The path of "please see
     [TEE Internal API](specs/gp/GPD_TEE_Internal_API_Specification_v1.0.pdf)" says nothing of the GP specification
     that "the GP specification defines the Secure World API" could rest on."""

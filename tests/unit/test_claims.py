@@ -1009,3 +1009,12 @@ def test_an_answer_stands_or_falls_with_its_point_not_with_a_restated_question()
     assert not check_answer(right, question, [Passage(1, table, table.text)]).main_claim_failed
     missing = check_claim("TEEC_RegisterSharedMemory is missing.", table.text)  # agrees with its "No" row
     assert missing.supported and not missing.contradicts, missing.reason
+
+
+def test_a_copied_link_path_is_no_fact_on_either_side() -> None:
+    """A Markdown link's target is not read as text (``windows.without_link_targets``): a claim that copies the link
+    must not then need the "3" of "(javascript:alert(3))" in it (the hostile-text quiz lost every FALSE item so)."""
+    evidence = "The cooling valve opens at 41 kPa. [the manual](javascript:alert(3))"
+    assert check_claim("The cooling valve opens at 41 kPa. [the manual](javascript:alert(3))", evidence).supported
+    wrong = check_claim("The cooling valve opens at 20 kPa. [the manual](javascript:alert(3))", evidence)
+    assert [f.text for f in wrong.missing] == ["20"]
