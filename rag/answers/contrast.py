@@ -96,4 +96,10 @@ def contrasted_terms(claimed: list[tuple[str, str]], evidence: str) -> list[tupl
     if not claimed:
         return []
     read = plain_text(evidence).casefold()
-    return [(term, opposite) for term, opposite in claimed if not _names(read, term) and _names(read, opposite)]
+    # naming a term needs its letters in the text: a substring test spares the word-boundary search for the many
+    # pairs a claim's words make with their un-/non- forms, per window of every passage
+    return [
+        (term, opposite)
+        for term, opposite in claimed
+        if opposite in read and not _names(read, term) and _names(read, opposite)
+    ]

@@ -39,9 +39,9 @@ def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck]) -> str:
 
 def adds_nothing(claim: str, question: str) -> bool:
     """Whether a claim holds no fact and no word the question does not: a what-question handed back."""
-    asked = facts_of(question)
-    new_facts = [f for f in facts_of(claim) if not any(same_fact(f, g) for g in asked)]
-    return not is_yes_no_question(question) and not new_facts and content_tokens(claim) <= content_tokens(question)
+    if is_yes_no_question(question):
+        return False
+    return _adds_no_fact(claim, question) and content_tokens(claim) <= content_tokens(question)
 
 
 def restates(claim: str, question: str) -> bool:
@@ -51,9 +51,12 @@ def restates(claim: str, question: str) -> bool:
     functions is the answer's point, and the answer stands or falls with it."""
     if is_yes_no_question(question):
         return False  # "mTower implements TEE_Panic" restating "Does mTower implement TEE_Panic?" is the answer
+    return _adds_no_fact(claim, question) and support(claim, question) >= RESTATED_SHARE
+
+
+def _adds_no_fact(claim: str, question: str) -> bool:
     asked = facts_of(question)
-    new_facts = [f for f in facts_of(claim) if not any(same_fact(f, g) for g in asked)]
-    return not new_facts and support(claim, question) >= RESTATED_SHARE
+    return all(any(same_fact(fact, given) for given in asked) for fact in facts_of(claim))
 
 
 def reading_context(claim: str, question: str) -> str:
