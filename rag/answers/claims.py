@@ -13,9 +13,9 @@ supported by evidence only when
 - enough of its content words occur there (``rag.answers.faithfulness.support``);
 - each fact is given there for what the claim says, not for something beside it (``rag.answers.bindings``).
 
-A fact the question itself states and the passages hold is the asker's premise (``premises``), not something the
-answer must prove again, unless the evidence names another identifier in its place (a table row about another
-function); across languages (a Japanese answer about an English page) no words are shared, so the
+A fact the question itself states and the passages hold is the asker's premise (``rag.answers.premises``), not
+something the answer must prove again, unless the evidence names another identifier in its place (a table row about
+another function); across languages (a Japanese answer about an English page) no words are shared, so the
 claim's quantities and polarity decide, and a claim without a quantity is not verified.
 
 Everything here is lexical and explainable: a failed check names the missing fact or the flipped polarity. The
@@ -26,7 +26,6 @@ claim. A question in the evidence asserts nothing, so it supports nothing.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -43,7 +42,6 @@ from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
     content_tokens,
     is_question,
-    is_yes_no_question,
     sentence_spans,
     support,
 )
@@ -129,71 +127,6 @@ class _Window:
 
 
 # ---- the check ---------------------------------------------------------------------------------------------
-
-
-def premises(
-    question: str, texts: Sequence[str], sources: Sequence[str] = (), *, denial: bool = False
-) -> tuple[Fact, ...]:
-    """Facts the question states that the documents state too: the asker's premises, not the answer's claims.
-
-    "OpenChain仕様2.0の認証は何か月有効？" answered "仕様2.0の認証は18か月有効です [1]" restates "2.0" from the
-    question; the passage on duration never repeats it, yet the model invented nothing. A premise counts only when
-    one of ``texts`` (the passages the model read) holds it as well, so a question's wrong number ("is the limit 10
-    seconds?") confirmed by the answer is still caught. An identifier, name or number that names a document the
-    passages come from is a premise too: "H.R. 815" asked about the passages of ``bill_hr815.pdf`` (letters and
-    digits of its file name in ``sources``), whose sections never repeat the bill's number.
-
-    A question asking for a yes or a no ("Can a command defined with \\NewExpandableDocumentCommand take a v-type
-    argument?") is about its identifiers and names: the answer's "yes" holds only where the evidence speaks of them,
-    so there they are premises only when they name a document (mTower of ``mtower_description.md``). Otherwise a
-    description of v-type arguments in general verified "Yes, it can".
-
-    ``denial``: the premises for finding the answer's opposite, where a rule the passages state for a whole class
-    denies a yes about one member the passages name: "Nothing in this division may be construed … to authorize the
-    Attorney General to pursue enforcement … against an individual user of a foreign adversary controlled
-    application" says no to "Can the Attorney General go after individual TikTok users?" (TikTok is one such
-    application, the passages say). There a yes/no question's identifiers and names of several words are premises
-    too; ``rag.answers.verification`` still refuses a denial whose sentence names another identifier.
-    """
-    read = [(facts_of(text), plain_text(text)) for text in texts]
-    names = [_letters_and_digits(source) for source in sources]
-    yes_no = is_yes_no_question(question)
-
-    def subject(fact: Fact) -> bool:
-        if not yes_no or fact.kind not in ("identifier", "name"):
-            return False
-        return not denial or (fact.kind == "name" and " " not in fact.value)  # one word: no siblings to tell apart
-
-    return tuple(
-        fact
-        for fact in facts_of(question)
-        if (not subject(fact) and any(fact_found(fact, facts, plain) for facts, plain in read))
-        or _names_a_source(fact, names)
-    )
-
-
-_FORMAT_NAMES = {
-    "excel": ("xlsx", "xlsm", "xls"), "word": ("docx", "doc"), "powerpoint": ("pptx", "ppt"), "pdf": ("pdf",),
-    "csv": ("csv",), "html": ("html", "htm"), "markdown": ("md",), "json": ("json", "jsonl"),
-}  # fmt: skip
-"""A file format a question names a document by ("the Excel that sorts each company's training"), by extension."""
-
-
-def _names_a_source(fact: Fact, names: Sequence[str]) -> bool:
-    """Whether an identifier or a name (4 letters and digits or more: "hr815", "MHLW"), or a number written with 3
-    digits or more ("dialogue 00004" of ``chat_00004.json``), is part of one of the file ``names``; or the name of a
-    format one of the files is in ("Excel" of ``case_analysis.xlsx``: no sheet says it is a spreadsheet)."""
-    if fact.kind in ("identifier", "name") and (extensions := _FORMAT_NAMES.get(fact.value.casefold())):
-        return any(name.endswith(extensions) for name in names)
-    if fact.kind == "number":
-        digits = re.sub(r"\D", "", fact.text)
-        return len(digits) >= 3 and any(re.search(rf"(?<!\d){digits}(?!\d)", name) for name in names)
-    key = _letters_and_digits(fact.value)
-    return fact.kind in ("identifier", "name") and len(key) >= 4 and any(key in name for name in names)
-
-
-def _letters_and_digits(text: str) -> str:
-    return re.sub(r"[^0-9a-z]", "", plain_text(text).casefold())
 
 
 def check_claim(

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from rag.answers.across_languages import ACROSS_REASON, meaning_units, tied_by_facts_alone
 from rag.answers.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote_for, closed_sentence_spans
-from rag.answers.claims import ClaimCheck, check_claim, premises
+from rag.answers.claims import ClaimCheck, check_claim
 from rag.answers.evidence import SentenceRelevance
 from rag.answers.facts import Fact, facts_of, same_fact
 from rag.answers.faithfulness import (
@@ -27,6 +27,7 @@ from rag.answers.faithfulness import (
     markers_of,
     strip_markers,
 )
+from rag.answers.premises import premises
 from rag.answers.question_fit import (
     RESTATES_ONLY_REASON,
     adds_nothing,

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from rag.answers.claims import check_claim, premises
+from rag.answers.claims import check_claim
 from rag.answers.faithfulness import says_unknown
+from rag.answers.premises import premises
 from rag.errors import EvaluationError
 from rag.evaluation.retrieval import percentile
 from rag.records import Answer, AnswerEvaluation, Chunk

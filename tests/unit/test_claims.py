@@ -13,13 +13,14 @@ from pathlib import Path
 import pytest
 
 from rag.answers.citations import Passage
-from rag.answers.claims import check_claim, premises
+from rag.answers.claims import check_claim
 from rag.answers.contrast import claimed_terms, contrasted_terms
 from rag.answers.draft import AnswerDraft
 from rag.answers.evidence import SentenceRelevance
 from rag.answers.facts import facts_of
 from rag.answers.faithfulness import is_yes_no_question, split_sentences
 from rag.answers.polarity import asks_negatively, is_negated
+from rag.answers.premises import premises
 from rag.answers.replies import Stance, check_reply
 from rag.answers.verification import check_answer
 from rag.ingest.chunking import chunk_document
