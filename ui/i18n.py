@@ -352,6 +352,7 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
     "qa.claim_reattributed": ("出典を修正して確認", "verified against another passage"),
     "qa.claim_unsupported": ("未確認", "not supported"),
     "qa.claim_not_checked": ("対象外", "not a claim"),
+    "qa.claim_computed": ("引用した数値から計算", "worked out from the cited figures"),
     "qa.model_answer": ("LLM の元の回答（未確認）", "The LLM's own answer (not verified)"),
     # quiz
     "quiz.title": ("○×クイズ", "True/false quiz"),

@@ -202,7 +202,7 @@ def check_claim(
     across = script_language(best.evidence) != language
     conflict = polarity_conflict(claim, top.said, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
-    off_topic = _off_topic(claim, topic, best_reading, source) if topic and not across else ""
+    off_topic = _off_topic(claim, topic, best_reading, source, premised) if topic and not across else ""
     reason = reason or off_topic or _contrast_reason(best_contrasted)
     if not reason and (bound := bound_elsewhere(facts, worded, best_reading)):
         reason = f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
@@ -277,11 +277,15 @@ def _name_tokens(source: str) -> set[str]:
     return content_tokens(" ".join(name_pieces(source))) if source else set()
 
 
-def _off_topic(claim: str, topic: str, reading: str, source: str = "") -> str:
+def _off_topic(claim: str, topic: str, reading: str, source: str = "", premised: Sequence[Fact] = ()) -> str:
     """Why the evidence is not about what the claim answers ("" when it is): fewer than ``TOPIC_SHARE`` of the
-    words the claim takes from the question (``topic``; single CJK characters and the words of the ``source``
-    file's name aside) are in it."""
-    named = _name_tokens(source)
+    words the claim takes from the question (``topic``; single CJK characters, the words of the ``source`` file's
+    name and those of the names it restates as the asker's premises aside) are in it.
+
+    A premise names what the whole passage set is about, as a file name does: "the ban on ByteDance/TikTok apps
+    starts 270 days after enactment" rests on the section that defines the banned applications by a subsection
+    number, and the passage naming ByteDance and TikTok is another."""
+    named = _name_tokens(source) | content_tokens(" ".join(f.text for f in premised))
     asked = {token for token in content_tokens(claim) & content_tokens(topic) if len(token) > 1} - named
     if len(asked) < TOPIC_MIN_TOKENS:
         return ""

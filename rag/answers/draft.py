@@ -36,6 +36,7 @@ from rag.answers.prompts import (
 )
 from rag.answers.replies import denies
 from rag.answers.verification import Contradiction, check_answer
+from rag.answers.worked_figures import worked_difference
 from rag.llm.base import LLMBackend
 from rag.records import Answer, Citation, ClaimVerdict, Evidence, Hit, LatencyStage
 from rag.settings import Settings
@@ -99,6 +100,10 @@ _TEXT: dict[str, dict[Language, str]] = {
     "looped": {
         "ja": "LLM が同じ文を繰り返し始めたため、そこで回答を打ち切りました。",
         "en": "The LLM began repeating itself, so its reply was cut off there.",
+    },
+    "computed": {
+        "ja": "最後の行は、引用した資料の数値からエンジンが計算したものです（資料にその値は書かれていません）。",
+        "en": "The last line is worked out by the engine from the cited figures; no passage states its result.",
     },
     "yes": {"ja": "はい。", "en": "Yes. "},
     "no": {"ja": "いいえ。", "en": "No. "},
@@ -248,13 +253,18 @@ class AnswerDraft:
             notes.append(_TEXT["moved"][language])
         if checked.unsupported:
             notes.append(_TEXT["unsupported"][language].format(count=len(checked.unsupported)))
+        text, claims = checked.text, checked.claims
+        if worked := worked_difference(self.query, claims, language):
+            markers = " ".join(f"[{n}]" for n in worked.cited)
+            text, claims = f"{text.rstrip()}\n\n{worked.sentence} {markers}".rstrip(), (*claims, worked)
+            notes.append(_TEXT["computed"][language])
         return self._answer(
-            checked.text,
+            text,
             citations=checked.citations,
             followups=followups,
             unsupported_sentences=checked.unsupported,
             message=" ".join(notes),
-            claims=checked.claims,
+            claims=claims,
         )
 
     def _contradicting(self, contradiction: Contradiction, language: Language) -> tuple[tuple[Evidence, ...], str]:

@@ -22,7 +22,7 @@ class Citation:
     base: str = "default"  # the knowledge base of the quoted chunk
 
 
-ClaimStatus = Literal["verified", "reattributed", "unsupported", "not_checked"]
+ClaimStatus = Literal["verified", "reattributed", "unsupported", "not_checked", "computed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +59,9 @@ class ClaimVerdict:
     Attributes:
         sentence: the sentence, markers removed.
         status: ``verified`` (its cited passage supports it), ``reattributed`` (another passage does, and now carries
-            its marker), ``unsupported`` (no passage does), ``not_checked`` (no claim: "I don't know", a heading).
+            its marker), ``unsupported`` (no passage does), ``not_checked`` (no claim: "I don't know", a heading),
+            ``computed`` (a figure the engine worked out from the figures of supported claims, which ``cited`` hold:
+            no passage states it).
         cited: the passage numbers it cites after checking.
         reason: why it is unsupported ("" otherwise): the missing number or name, or the flipped polarity.
     """

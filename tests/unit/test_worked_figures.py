@@ -1,0 +1,131 @@
+"""A difference the question asks for is worked out from the answer's checked figures, and shown as computed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from test_claims import chunk_with, needs_realdocs
+
+from rag.answers.claims import check_claim
+from rag.answers.draft import AnswerDraft
+from rag.answers.premises import premises
+from rag.answers.worked_figures import asks_difference, worked_difference
+from rag.evaluation.answers import evaluate_answers
+from rag.records import Chunk, ClaimVerdict, Hit
+from rag.settings import Settings
+from tests.scripted_llm import ScriptedLLM
+
+APPLIES = "beginning on the date that is 270 days after the date of"
+CHALLENGE = "challenge to this division, not later than 165 days"
+BYTEDANCE, TIKTOK = "(i) ByteDance, Ltd.", "(ii) TikTok;"  # the clauses naming them, read among the passages
+
+
+@needs_realdocs
+def test_the_days_between_two_deadlines_of_the_bill_are_worked_out_and_marked_as_computed(tmp_path: Path) -> None:
+    """Asked how far apart the app ban and the deadline for challenging the division are, the model copied both
+    deadlines right (270 and 165 days, two sections of H.R. 815) and left the subtraction out: the answer never said
+    105 days. The engine now adds the line, cites both passages, and says that no passage states the result."""
+    applies = chunk_with("en_us_bill_hr815_2024.pdf", APPLIES)
+    challenge = chunk_with("en_us_bill_hr815_2024.pdf", CHALLENGE)
+    question = (
+        "The TikTok and ByteDance app ban begins some days after enactment, and a lawsuit against that division has "
+        "to be brought sooner. How many days apart are the two dates?"
+    )
+    reply = (
+        "The ban on ByteDance/TikTok apps starts 270 days after the date of the bill's enactment [1], while a court "
+        "challenge to the division itself must be filed within 165 days after the date of the bill's enactment [2]."
+    )
+    named = [chunk_with("en_us_bill_hr815_2024.pdf", needle) for needle in (BYTEDANCE, TIKTOK)]
+    hits = [Hit(applies, 1.0), Hit(challenge, 0.9), *(Hit(chunk, 0.8) for chunk in named)]
+    answer = AnswerDraft(ScriptedLLM([reply]), question, hits, Settings()).finish()
+    assert not answer.model_answer, answer.message
+    assert "270 days − 165 days = 105 days" in answer.answer
+    computed = [c for c in answer.claims if c.status == "computed"]
+    assert len(computed) == 1 and set(computed[0].cited) == {1, 2}
+    assert "no passage states" in answer.message
+
+    class Service:  # what `evaluate --answers` reads: the draft, and the chunks as stored
+        def prepare_answer(self, asked: str) -> AnswerDraft:
+            return AnswerDraft(ScriptedLLM([reply]), asked, hits, Settings())
+
+        def neighbours(self, chunk_id: str, window: int = 1) -> list[Chunk]:
+            return [hit.chunk for hit in hits if hit.chunk.chunk_id == chunk_id]
+
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text(json.dumps({"id": "apart", "question": question, "answer_contains": ["105"]}) + "\n", "utf-8")
+    summary = evaluate_answers(Service(), golden)["summary"]
+    # the sentence holding one deadline from each passage is verified by its two quotes together, not counted as
+    # "verified with a fact not in the quote"; the computed line is not shown as verified at all
+    assert summary["accuracy"] == 1.0 and summary["verified_with_unsupported_fact"] == 0
+
+
+@needs_realdocs
+def test_a_name_the_question_states_as_a_premise_is_not_what_the_evidence_must_be_about() -> None:
+    """The section that says when the ban applies defines the banned applications by a subsection number and never
+    names ByteDance or TikTok, which the question names and another section does. The deadline sentence was refused
+    as "not about app, ban, bytedance, start"; the question's premises now weigh like the file's name."""
+    applies = chunk_with("en_us_bill_hr815_2024.pdf", APPLIES)
+    claim = "The ban on ByteDance/TikTok apps starts 270 days after the date of the bill's enactment."
+    topic = "How many days after enactment does the ban on ByteDance and TikTok apps start?"
+    named = [chunk_with("en_us_bill_hr815_2024.pdf", needle).text for needle in (BYTEDANCE, TIKTOK)]
+    given = premises(topic, [applies.text, *named], [applies.source])
+    assert {f.value for f in given} >= {"ByteDance", "TikTok"}
+    held = check_claim(claim, applies.text, topic=topic, given=given, source=applies.source)
+    assert held.supported, held.reason
+    wrong = check_claim(claim.replace("270", "180"), applies.text, topic=topic, given=given, source=applies.source)
+    assert not wrong.supported and "180" in wrong.reason
+
+
+def test_questions_that_ask_for_a_difference_are_told_from_those_that_count() -> None:
+    for question in (
+        "How many days apart are the two deadlines?",
+        "How much more does the grant program get than the other one?",
+        "What is the difference between the two amounts?",
+        "How many years longer is the first term?",
+        "二つの期限の差は何日ですか？",
+        "申請期限は何日長いですか？",
+        "回答数はどれくらい多いですか？",
+    ):
+        assert asks_difference(question), question
+    for question in (
+        "How many companies have more than 50 employees?",
+        "How many days does the waiver last?",
+        "What is the difference of opinion about?",  # no "between"/"in": not a figure
+        "差別的な表現は禁止されていますか？",
+        "ファイルを差し替えてもよいですか？",
+    ):
+        assert not asks_difference(question), question
+
+
+def verified(sentence: str, *cited: int) -> ClaimVerdict:
+    return ClaimVerdict(sentence, "verified", cited)
+
+
+def test_a_difference_is_worked_out_only_from_two_supported_figures_in_one_unit() -> None:
+    question = "How much more is the first grant than the second one?"
+    two = [verified("The first grant is $390,000,000.", 1), verified("The second is $10,000,000.", 2)]
+    line = worked_difference(question, two, "en")
+    assert line is not None and line.sentence.endswith("$390,000,000 − $10,000,000 = $380,000,000.")
+    assert line.status == "computed" and line.cited == (1, 2)
+    unsupported = [two[0], ClaimVerdict("The second is $10,000,000.", "unsupported")]
+    assert worked_difference(question, unsupported, "en") is None  # a figure no passage holds is no input
+    three = [*two, verified("A third gets $5,000,000.", 3)]
+    assert worked_difference(question, three, "en") is None  # which two is ambiguous
+    mixed = [two[0], verified("It runs for 180 days.", 2)]
+    assert worked_difference(question, mixed, "en") is None  # dollars and days do not subtract
+    bare = [verified("Section 5 applies.", 1), verified("Section 3 does not.", 2)]
+    assert worked_difference("How many more?", bare, "en") is None  # a bare number may be a section's
+    assert worked_difference("How much is the first grant?", two, "en") is None  # no difference asked
+
+
+def test_the_result_is_written_as_the_figures_are() -> None:
+    claims = [verified("回答は37件でした。", 1), verified("上場しているのは17件です。", 1)]
+    line = worked_difference("上場していない回答は何件多いですか？", claims, "ja")
+    assert line is not None and line.sentence == "引用した数値からの計算: 37件 − 17件 = 20件"
+    scaled = [verified("Revenue was 1.2 billion yen.", 1), verified("Costs were 500 million yen.", 2)]
+    line = worked_difference("What is the difference between revenue and costs?", scaled, "en")
+    assert line is not None and "= 700,000,000" in line.sentence
+    asked = [verified("Division 2023 says 90 days.", 1), verified("Another says 30 days.", 2)]
+    line = worked_difference("In the 2023 act, how many days longer is the first period?", asked, "en")
+    assert line is not None and line.sentence.endswith("90 days − 30 days = 60 days.")
