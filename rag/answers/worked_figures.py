@@ -16,21 +16,20 @@ from rag.answers.prompts import Language
 from rag.records import ClaimVerdict
 
 _COMPARATIVES = (
-    "apart|more|less|fewer|longer|shorter|later|earlier|higher|lower|larger|smaller|bigger|greater|older|newer"
-    "|cheaper|costlier"
+    "more|less|fewer|longer|shorter|later|earlier|higher|lower|larger|smaller|bigger|greater|older|newer|cheaper"
 )
-_ASKS_DIFFERENCE_EN = re.compile(
-    rf"\bhow (?:many|much|far)\b(?:\s+[\w-]+)?\s+(?:{_COMPARATIVES})\b(?!\s+than\s+[$¥€£]?\d)"
-    r"|\bdifference (?:between|in)\b|\bdiffer by\b|\bgap between\b",
-    re.IGNORECASE,
+_APART_EN = re.compile(r"\bapart\b|\bdifference (?:between|in)\b|\bdiffer by\b|\bgap between\b", re.IGNORECASE)
+_HOW_MUCH_MORE_EN = re.compile(rf"\bhow (?:many|much|far)\b(?:\s+[\w-]+)?\s+(?:{_COMPARATIVES})\b", re.IGNORECASE)
+_AGAINST_EN = re.compile(r"\bthan\b|\bcompared (?:with|to)\b", re.IGNORECASE)
+"""A question that asks for a difference: "how many days apart", "the difference between", or "how much more …
+than …". Without a second thing to compare with, "how many more days can the President extend it?" asks for one
+figure, not for the gap between two."""
+_APART_JA = re.compile(r"差(?:は|が|を|額|分)|何\S{0,4}?差")
+_HOW_MUCH_MORE_JA = re.compile(
+    r"(?:何|どれ(?:だけ|くらい|ぐらい|ほど))\S{0,4}?(?:多い|少ない|長い|短い|早い|遅い|高い|安い|低い|離れ|違)"
 )
-"""A question that asks for a difference: "how many days apart", "how much more", "the difference between" (not "how
-many have more than 5", which counts)."""
-_ASKS_DIFFERENCE_JA = re.compile(
-    r"差(?:は|が|を|額|分)|何\S{0,4}?(?:の差|差)|(?:何|どれ(?:だけ|くらい|ぐらい|ほど))\S{0,4}?"
-    r"(?:多い|少ない|長い|短い|早い|遅い|高い|安い|低い|離れ|違)"
-)
-"""The same in Japanese: "差は", "何日の差", "何日長い", "どれくらい多い" (not 差別 or 差し替え)."""
+_AGAINST_JA = re.compile(r"より|と比べ|に比べ|と比較")
+"""The same in Japanese: "差は", "何日の差", "AはBより何日長い" (not 差別 or 差し替え, nor "あと何日多く…")."""
 
 _LINE: dict[Language, str] = {
     "ja": "引用した数値からの計算: {larger} − {smaller} = {result}",
@@ -40,7 +39,10 @@ _LINE: dict[Language, str] = {
 
 def asks_difference(question: str) -> bool:
     """Whether ``question`` asks how far apart two figures are."""
-    return bool(_ASKS_DIFFERENCE_EN.search(question) or _ASKS_DIFFERENCE_JA.search(question))
+    if _APART_EN.search(question) or _APART_JA.search(question):
+        return True
+    english = _HOW_MUCH_MORE_EN.search(question) and _AGAINST_EN.search(question)
+    return bool(english or (_HOW_MUCH_MORE_JA.search(question) and _AGAINST_JA.search(question)))
 
 
 def worked_difference(question: str, claims: Sequence[ClaimVerdict], language: Language) -> ClaimVerdict | None:

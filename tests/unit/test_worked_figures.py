@@ -82,16 +82,19 @@ def test_questions_that_ask_for_a_difference_are_told_from_those_that_count() ->
         "How many days apart are the two deadlines?",
         "How much more does the grant program get than the other one?",
         "What is the difference between the two amounts?",
-        "How many years longer is the first term?",
+        "How many years longer is the first term than the second?",
+        "How much later does the ban start compared with the deadline for a challenge?",
         "二つの期限の差は何日ですか？",
-        "申請期限は何日長いですか？",
-        "回答数はどれくらい多いですか？",
+        "申請期限は審査期限より何日長いですか？",
+        "「はい」の回答は「いいえ」に比べてどれくらい多いですか？",
     ):
         assert asks_difference(question), question
     for question in (
         "How many companies have more than 50 employees?",
         "How many days does the waiver last?",
         "What is the difference of opinion about?",  # no "between"/"in": not a figure
+        "How many more days can the President extend the date?",  # one figure: nothing to compare it with
+        "あと何日多く延長できますか？",
         "差別的な表現は禁止されていますか？",
         "ファイルを差し替えてもよいですか？",
     ):
@@ -115,17 +118,17 @@ def test_a_difference_is_worked_out_only_from_two_supported_figures_in_one_unit(
     mixed = [two[0], verified("It runs for 180 days.", 2)]
     assert worked_difference(question, mixed, "en") is None  # dollars and days do not subtract
     bare = [verified("Section 5 applies.", 1), verified("Section 3 does not.", 2)]
-    assert worked_difference("How many more?", bare, "en") is None  # a bare number may be a section's
+    assert worked_difference("How many more than that?", bare, "en") is None  # a bare number may be a section's
     assert worked_difference("How much is the first grant?", two, "en") is None  # no difference asked
 
 
 def test_the_result_is_written_as_the_figures_are() -> None:
     claims = [verified("回答は37件でした。", 1), verified("上場しているのは17件です。", 1)]
-    line = worked_difference("上場していない回答は何件多いですか？", claims, "ja")
+    line = worked_difference("全回答は上場している回答より何件多いですか？", claims, "ja")
     assert line is not None and line.sentence == "引用した数値からの計算: 37件 − 17件 = 20件"
     scaled = [verified("Revenue was 1.2 billion yen.", 1), verified("Costs were 500 million yen.", 2)]
     line = worked_difference("What is the difference between revenue and costs?", scaled, "en")
     assert line is not None and "= 700,000,000" in line.sentence
     asked = [verified("Division 2023 says 90 days.", 1), verified("Another says 30 days.", 2)]
-    line = worked_difference("In the 2023 act, how many days longer is the first period?", asked, "en")
+    line = worked_difference("In the 2023 act, how many days longer is the first period than the second?", asked, "en")
     assert line is not None and line.sentence.endswith("90 days − 30 days = 60 days.")
