@@ -156,7 +156,8 @@ def _answer_one(service: AnsweringService, question: GoldenQuestion) -> dict[str
     answer = draft.finish()
     seconds = time.perf_counter() - started
     valid = [_quote_is_verbatim(service, c.chunk_id, c.quote) for c in answer.citations]
-    judged = [c for c in answer.claims if c.status != "not_checked"]
+    # a computed line (a difference the engine worked out) is no passage's claim
+    judged = [c for c in answer.claims if c.status not in ("not_checked", "computed")]
     return {
         "id": question.id,
         "question": question.question,
@@ -175,7 +176,7 @@ def _answer_one(service: AnsweringService, question: GoldenQuestion) -> dict[str
         "reply": draft.reply,
         "llm_error": answer.llm_error or None,
         "claims_checked": len(judged),
-        "claims_supported": sum(c.status in ("verified", "reattributed", "computed") for c in judged),
+        "claims_supported": sum(c.status in ("verified", "reattributed") for c in judged),
         "citations_valid": sum(valid),
         "verified_with_unsupported_fact": _shown_but_unsupported(answer, draft.query),
         "top_sources": list(dict.fromkeys(e.source for e in answer.evidence))[:3],
