@@ -36,7 +36,7 @@ from rag.answers.prompts import (
 )
 from rag.answers.replies import denies
 from rag.answers.verification import Contradiction, check_answer
-from rag.answers.worked_figures import worked_difference
+from rag.answers.worked_figures import LEAD_IN_CANDIDATES, asks_count, counted_list, worked_difference
 from rag.llm.base import LLMBackend
 from rag.records import Answer, Citation, ClaimVerdict, Evidence, Hit, LatencyStage
 from rag.settings import Settings
@@ -102,8 +102,9 @@ _TEXT: dict[str, dict[Language, str]] = {
         "en": "The LLM began repeating itself, so its reply was cut off there.",
     },
     "computed": {
-        "ja": "最後の行は、引用した資料の数値からエンジンが計算したものです（資料にその値は書かれていません）。",
-        "en": "The last line is worked out by the engine from the cited figures; no passage states its result.",
+        "ja": "最後の行は、引用した資料からエンジンが計算した（数えた）ものです（資料にその値は書かれていません）。",
+        "en": "The last line is worked out (a difference or a count) by the engine from the cited passages; no passage "
+        "states its result.",
     },
     "yes": {"ja": "はい。", "en": "Yes. "},
     "no": {"ja": "いいえ。", "en": "No. "},
@@ -253,10 +254,9 @@ class AnswerDraft:
             notes.append(_TEXT["moved"][language])
         if checked.unsupported:
             notes.append(_TEXT["unsupported"][language].format(count=len(checked.unsupported)))
-        text, claims = checked.text, checked.claims
-        if worked := worked_difference(self.query, claims, language):
-            markers = " ".join(f"[{n}]" for n in worked.cited)
-            text, claims = f"{text.rstrip()}\n\n{worked.sentence} {markers}".rstrip(), (*claims, worked)
+        worked = worked_difference(self.query, checked.claims, language) or self._counted(checked.claims, language)
+        text, claims = _with_worked_line(checked.text, checked.claims, worked)
+        if worked is not None:
             notes.append(_TEXT["computed"][language])
         return self._answer(
             text,
@@ -266,6 +266,20 @@ class AnswerDraft:
             message=" ".join(notes),
             claims=claims,
         )
+
+    def _counted(self, claims: Sequence[ClaimVerdict], language: Language) -> ClaimVerdict | None:
+        """The line counting the numbered list the best evidence sentences introduce, when the question asks how
+        many (``worked_figures.counted_list``); each sentence is read on into the chunk after its passage."""
+        if not asks_count(self.query):
+            return None
+        after = {h.chunk.chunk_id: h.context_after for h in self.hits}
+        leads = []
+        for _score, piece in self._ranked[:LEAD_IN_CANDIDATES]:
+            start = piece.text.find(piece.sentence) if piece.sentence else -1
+            if start >= 0:
+                rest = piece.text[start + len(piece.sentence) :]
+                leads.append((piece.n, piece.sentence, f"{rest}\n{after.get(piece.chunk_id, '')}"))
+        return counted_list(self.query, claims, leads, language)
 
     def _contradicting(self, contradiction: Contradiction, language: Language) -> tuple[tuple[Evidence, ...], str]:
         """The evidence led by the sentence that states the opposite of the answer's main claim, and the line that
@@ -297,6 +311,10 @@ class AnswerDraft:
         text = evidence_answer(evidence) if answer is None else answer
         text = f"{lead}\n{text}" if lead else text
         language = detect_language(self.question)
+        counted = self._counted(claims, language) if text else None
+        text, claims = _with_worked_line(text, claims, counted)
+        if counted is not None:
+            message = f"{message} {_TEXT['computed'][language]}".strip()
         return self._answer(
             text,
             citations=evidence_citations(evidence),
@@ -317,6 +335,16 @@ class AnswerDraft:
             query=self.query if self.query != self.question else "",
             **fields,  # type: ignore[arg-type]
         )
+
+
+def _with_worked_line(
+    text: str, claims: tuple[ClaimVerdict, ...], worked: ClaimVerdict | None
+) -> tuple[str, tuple[ClaimVerdict, ...]]:
+    """The answer text and verdicts with the engine's computed line last, citing the passages it was worked from."""
+    if worked is None:
+        return text, claims
+    markers = " ".join(f"[{n}]" for n in worked.cited)
+    return f"{text.rstrip()}\n\n{worked.sentence} {markers}".rstrip(), (*claims, worked)
 
 
 def answer_question(

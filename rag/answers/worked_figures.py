@@ -102,3 +102,120 @@ def _written_like(model: Fact, amount: Decimal) -> str:
     places = len(written.group().partition(".")[2])
     number = f"{amount:,.{places}f}" if grouped else f"{amount:.{places}f}"
     return model.text[: written.start()] + number + model.text[written.end() :]
+
+
+# ---- counting a numbered list ------------------------------------------------------------------------------
+
+_ASKS_COUNT = re.compile(
+    r"\bhow many\b(?!\s+(?:more|less|fewer)\b)|いくつ|何(?:個|項目|つ|種類|か条|カ条|ヶ条|箇条|ステップ|段階)",
+    re.IGNORECASE,
+)
+"""A question that asks how many things there are: "how many check items", "いくつ", "何項目"."""
+_INTRODUCES = re.compile(r"[:：—–]\s*$|以下|次の|下記|\bfollowing\b|\bbelow\b", re.IGNORECASE)
+"""A sentence that introduces what comes after it: "…以下が含まれているかをチェックしてみてください。", "as
+follows:"."""
+_ITEM_LABEL = re.compile(r"^\s*(?:([(（])\s*([0-9０-９]{1,2})\s*[)）]|([0-9０-９]{1,2})([).）．])(?![0-9])|([①-⑳]))")
+"""A numbered item's label at the start of a line: "(1)", "（２）", "3)", "4.", "⑤" (its groups tell the style)."""
+LEAD_IN_CANDIDATES = 5
+"""Evidence sentences, best first, that may introduce the list a count question asks about: as many as an answer
+made of the evidence shows (``draft.FALLBACK_SENTENCES``), so the list counted follows a sentence the reader sees."""
+CLOSED_AFTER_CHARS = 100
+"""Text after a list's last item, with no next item in it, for the list to count as ended there (not cut off where
+the passages stop)."""
+
+_COUNT_LINE: dict[Language, str] = {
+    "ja": "引用した資料で数えた項目数: 「{lead_in}」に続く一覧は {first}〜{last} の {count}項目です",
+    "en": "Counted in the cited passage: the list after “{lead_in}” numbers its items {first} to {last}: {count}.",
+}
+
+
+def asks_count(question: str) -> bool:
+    """Whether ``question`` asks how many things there are."""
+    return bool(_ASKS_COUNT.search(question))
+
+
+def counted_list(
+    question: str,
+    claims: Sequence[ClaimVerdict],
+    leads: Sequence[tuple[int, str, str]],
+    language: Language,
+) -> ClaimVerdict | None:
+    """The line that counts the numbered list a "how many" question asks about, as a ``computed`` verdict; None when
+    the question asks no count, a supported claim already gives a number, or no list can be counted for sure.
+
+    A small model counts badly: asked how many checks the OSS pamphlet's checklist has, it answered "3" with items
+    (1) to (8) in front of it. The list is the one right after one of the best evidence sentences that introduces
+    what follows ("…以下が含まれているかをチェックしてみてください。"); its items must be numbered 1, 2, 3… in one
+    style, and the text must go on past its last item without a next one (``CLOSED_AFTER_CHARS``), so a list that the
+    passages cut off is not counted short.
+
+    Args:
+        question: the question.
+        claims: the answer's verdicts.
+        leads: ``(passage number, evidence sentence, the passage's text after that sentence with its next chunk's text
+            appended)`` for the best evidence sentences, best first.
+        language: the language to write the line in.
+    """
+    if not asks_count(question):
+        return None
+    asked = {f.value for f in facts_of(question)}
+    for claim in claims:
+        if claim.status in ("verified", "reattributed") and any(
+            f.kind == "number" and f.value not in asked for f in facts_of(claim.sentence)
+        ):
+            return None
+    for n, sentence, following in leads[:LEAD_IN_CANDIDATES]:
+        if not _INTRODUCES.search(sentence):
+            continue
+        labels = _numbered_items(following)
+        if labels is not None:
+            first, last = labels
+            line = _COUNT_LINE[language].format(
+                lead_in=sentence.strip(), first=first, last=last, count=_number_of(last)
+            )
+            return ClaimVerdict(line, "computed", (n,))
+    return None
+
+
+def _numbered_items(text: str) -> tuple[str, str] | None:
+    """The first and last labels of the numbered list that ``text`` opens with (its first line labelled 1), when it
+    is numbered without a gap and ends before ``text`` does (another list numbered from 1 may follow); None
+    otherwise. A label repeated at once is the overlap of two chunks, read twice."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines or (opening := _ITEM_LABEL.match(lines[0])) is None or _value(opening) != 1:
+        return None
+    style, last, last_label, end, stop = _style(opening), 1, opening.group().strip(), 0, len(lines)
+    for i, line in enumerate(lines[1:], 1):
+        label = _ITEM_LABEL.match(line)
+        if label is None or _style(label) != style:
+            continue
+        value = _value(label)
+        if value == last + 1:
+            last, last_label, end = value, label.group().strip(), i
+        elif value < last:  # numbered from 1 again: another list after this one
+            stop = i
+            break
+        elif value != last:
+            return None  # a gap: an item missing from the passages, or not one list
+    after = "\n".join(lines[end + 1 : stop])
+    if last < 2 or len(after) < CLOSED_AFTER_CHARS:
+        return None
+    return opening.group().strip(), last_label
+
+
+def _style(label: re.Match[str]) -> str:
+    """How a label is written: "(n)", "n" with its closing mark (")" or "."), or a circled digit."""
+    if label.group(1):
+        return "(n)"
+    return "n" + unicodedata.normalize("NFKC", label.group(4)) if label.group(3) else "circled"
+
+
+def _value(label: re.Match[str]) -> int:
+    return int(_number_of(label.group()))
+
+
+def _number_of(label: str) -> str:
+    circled = re.search(r"[①-⑳]", label)
+    if circled:
+        return str(ord(circled.group()) - ord("①") + 1)
+    return re.sub(r"\D", "", unicodedata.normalize("NFKC", label))

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from test_claims import chunk_with, needs_realdocs
+from test_claims import chunk_with, chunks_of, embedding_relevance, needs_realdocs
 
 from rag.answers.claims import check_claim
 from rag.answers.draft import AnswerDraft
 from rag.answers.premises import premises
-from rag.answers.worked_figures import asks_difference, worked_difference
+from rag.answers.worked_figures import asks_difference, counted_list, worked_difference
 from rag.evaluation.answers import evaluate_answers
+from rag.models.embedding import Embedder
 from rag.records import Chunk, ClaimVerdict, Hit
 from rag.settings import Settings
 from tests.scripted_llm import ScriptedLLM
@@ -132,3 +133,50 @@ def test_the_result_is_written_as_the_figures_are() -> None:
     asked = [verified("Division 2023 says 90 days.", 1), verified("Another says 30 days.", 2)]
     line = worked_difference("In the 2023 act, how many days longer is the first period than the second?", asked, "en")
     assert line is not None and line.sentence.endswith("90 days − 30 days = 60 days.")
+
+
+@needs_realdocs
+def test_the_items_of_a_numbered_checklist_are_counted_when_the_model_miscounts(e5_embedder: Embedder) -> None:
+    """Asked how many checks the OSS pamphlet's management checklist has, the model answered "3" with items (1) to
+    (8) before it (the list runs on into the next chunk). The answer falls back to the evidence, and the engine now
+    counts the list the best evidence sentence introduces, as a computed line."""
+    chunks = chunks_of("ja_oss_compliance_pamphlet.docx")
+    opening = next(c for c in chunks if "以下が含まれているかをチェックしてみてください" in c.text)
+    rest = next(c for c in chunks if c.chunk_index == opening.chunk_index + 1)
+    assert "(8)" not in opening.text and "(8)" in rest.text  # the list is cut between two chunks
+    question = "OSSコンプライアンスのパンフレットで、OSSの管理体制について確認する項目はいくつありますか？"
+    hit = Hit(opening, 1.0, context_after=rest.text, following=rest)
+    relevance = embedding_relevance(e5_embedder)  # the evidence ranked by meaning too, as the engine ranks it
+    answer = AnswerDraft(ScriptedLLM(["3つです[1]。"]), question, [hit], Settings(), relevance=relevance).finish()
+    assert answer.model_answer  # the model's "3" holds nowhere: the evidence is shown
+    assert "(1)〜(8) の 8項目" in answer.answer
+    assert [c.cited for c in answer.claims if c.status == "computed"] == [(1,)]
+    without_rest = AnswerDraft(
+        ScriptedLLM(["3つです[1]。"]), question, [Hit(opening, 1.0)], Settings(), relevance=relevance
+    ).finish()
+    assert "項目です" not in without_rest.answer  # cut off at (4): not counted short
+
+
+LEAD = "Check the following:"
+
+
+def test_a_list_is_counted_only_when_numbered_from_one_without_a_gap_and_ended() -> None:
+    closing = "\n" + "The checks above are kept in one document shared by everyone concerned. " * 2
+    items = "\n".join(f"({i}) item {i} is checked" for i in range(1, 5))
+    question = "How many checks are there?"
+    line = counted_list(question, [], [(1, LEAD, items + closing)], "en")
+    assert line is not None and line.sentence.endswith("numbers its items (1) to (4): 4.")
+    assert counted_list(question, [], [(1, LEAD, items)], "en") is None  # may go on past the passage
+    another_after = counted_list(question, [], [(1, LEAD, items + closing + "\n" + items + closing)], "en")
+    assert another_after is not None and another_after.sentence.endswith(": 4.")
+    gap = items.replace("(3)", "(5)")
+    assert counted_list(question, [], [(1, LEAD, gap + closing)], "en") is None
+    not_from_one = items.replace("(1)", "(0)")
+    assert counted_list(question, [], [(1, LEAD, not_from_one + closing)], "en") is None
+    assert counted_list(question, [], [(1, "The checks are listed.", items + closing)], "en") is None  # no lead-in
+    answered = [verified("There are 4 checks.", 1)]
+    assert counted_list(question, answered, [(1, LEAD, items + closing)], "en") is None  # the answer gave one
+    circled = "\n".join(f"{'①②③'[i]} 項目" for i in range(3))
+    line = counted_list("確認項目はいくつ？", [], [(2, "次の項目を確認します：", circled + closing)], "ja")
+    assert line is not None and "①〜③ の 3項目" in line.sentence and line.cited == (2,)
+    assert counted_list("What does the list check?", [], [(1, LEAD, items + closing)], "en") is None
