@@ -6,11 +6,11 @@ verb or katakana terms without its evidence doing so. ``rag.answers.verification
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rag.answers.citations import Passage
 from rag.answers.claims import ClaimCheck
-from rag.answers.facts import facts_of, same_fact
+from rag.answers.facts import facts_of, plain_text, same_fact
 from rag.answers.faithfulness import content_tokens, is_yes_no_question, says_unknown, support
 from rag.answers.prompts import detect_language
 from rag.answers.replies import asked_verb, says_word, stance
@@ -26,15 +26,60 @@ RESTATES_ONLY_REASON = "it restates the question without answering it"
 _KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
 
 
-def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck]) -> str:
-    """The verb a Japanese yes/no question asks about, when the claim says it and none of its evidence does ("" when
-    it holds). "デュアルライセンスのOSSは、常に両方のライセンスを守らなければなりません" was verified by "…両方の
-    ライセンス条件が適用される旨を記載していることもあります": the evidence speaks of both licences, not of
-    having to keep (守) both. The rule ``check_reply`` applies to a bare yes or no, for a claim that restates."""
-    verb = asked_verb(question) if is_yes_no_question(question) else ""
-    if not verb or not says_word(claim, verb) or not checks:
+def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck], *, moved: bool = False) -> str:
+    """The verb the question asks about, when the claim says it and none of its evidence does ("" when it holds).
+
+    Japanese yes/no questions: "デュアルライセンスのOSSは、常に両方のライセンスを守らなければなりません" was verified
+    by "…両方のライセンス条件が適用される旨を記載していることもあります": the evidence speaks of both licences, not of
+    having to keep (守) both. The rule ``check_reply`` applies to a bare yes or no, for a claim that restates.
+
+    English questions that put a verb after their subject ("Can the President extend…"), for a claim ``moved`` to a
+    passage the model did not cite: "The President can extend the date the TikTok app ban applies by 180 days" was
+    moved to a clause that imposes sanctions 180 days after enactment; it shares the president, the date and the days,
+    and extends nothing. A claim on the passage the model cited is not held to the question's verb: English
+    paraphrases its verbs ("uses" for "utilizes", "raises an error" for "issues an error"); nor is one whose evidence
+    is in another language, which cannot say an English verb.
+    """
+    said: Callable[[str, str], bool]
+    if detect_language(question) == "en":
+        verb = _english_asked_verb(question) if moved else ""
+        said = _says_english_word
+        checks = [check for check in checks if detect_language(check.evidence) == "en"]  # 17:00 says "finish" too
+    else:
+        verb = asked_verb(question) if is_yes_no_question(question) else ""
+        said = says_word
+    if not verb or not said(claim, verb) or not checks:
         return ""
-    return "" if any(says_word(check.evidence, verb) for check in checks) else verb
+    return "" if any(said(check.evidence, verb) for check in checks) else verb
+
+
+_EN_ASKED_VERB = re.compile(
+    r"\b(?i:can|could|may|might|must|will|would|shall|should|does|do|did)(?:n't|\s+not)?\s+"
+    r"(?:(?:the|a|an|this|that|its|their)\s+)?(?:[A-Z\\][\w\\.-]*(?:\s+[A-Z][\w-]*)*|[a-z]+[A-Z][\w.-]*"
+    r"|I|you|we|they|it|he|she)\s+([a-z]{3,})\b"
+)
+"""An auxiliary, a subject named in one go ("the President", "the Attorney General", "mTower", "I") and the verb
+asked about."""
+_NOT_VERBS = frozenset("also still ever really actually only always never just even already first".split())
+
+
+_NOT_BARE_VERB = re.compile(r"(?:ing|ness|ity|[^s]s)$")
+"""Endings a verb after an auxiliary does not have: in "did the OpenChain Japan WG meeting … finish", "meeting" is
+still the subject."""
+
+
+def _english_asked_verb(question: str) -> str:
+    found = _EN_ASKED_VERB.search(question)
+    verb = found.group(1) if found else ""
+    if verb in _NOT_VERBS or (len(verb) > 5 and _NOT_BARE_VERB.search(verb)):
+        return ""
+    return verb
+
+
+def _says_english_word(text: str, verb: str) -> bool:
+    """Whether ``text`` holds ``verb`` in some form ("extend" in "extension", "implement" in "implemented")."""
+    stem = verb[: max(4, len(verb) - 2)]
+    return any(word.startswith(stem) for word in re.findall(r"[a-z]+", plain_text(text).casefold()))
 
 
 def adds_nothing(claim: str, question: str) -> bool:

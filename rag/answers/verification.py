@@ -150,7 +150,8 @@ def check_answer(
         if verdict.status != "unsupported" and tied_by_facts_alone(plain, question, checks, units, relevance):
             verdict = ClaimVerdict(plain, "unsupported", (), ACROSS_REASON)
             marked, supports = _with_marker(sentence, None), []
-        if verdict.status != "unsupported" and (verb := verb_unsaid(plain, question, checks)):
+        moved_here = verdict.status == "reattributed"
+        if verdict.status != "unsupported" and (verb := verb_unsaid(plain, question, checks, moved=moved_here)):
             verdict = ClaimVerdict(plain, "unsupported", (), NO_VERB_REASON.format(verb))
             marked, supports = _with_marker(sentence, None), []
         denied_by_itself: Contradiction | None = None

@@ -427,3 +427,23 @@ def test_a_claim_bounding_a_number_the_other_way_than_its_evidence_is_not_verifi
     assert [c.status for c in more.claims] == ["unsupported"] and "at most 180" in more.claims[0].reason
     at_most = check_answer("The President can waive sanctions for up to 180 days at a time [1].", question, passages)
     assert [c.status for c in at_most.claims] == ["verified"]
+
+
+@needs_realdocs
+def test_a_claim_moved_to_another_passage_must_say_the_verb_the_question_asks() -> None:
+    """Asked how many more days the President can extend the date the app ban applies, the model wrote "…can extend
+    the date … by 180 days from the date of the enactment" and cited the regulations clause. The claim was moved to a
+    section of another division that lets the President impose sanctions 180 days after enactment: it shares the
+    president, the date and the days, and extends nothing. The extension clause (90 days) was among the passages."""
+    extension = chunk_with("en_us_bill_hr815_2024.pdf", "may grant a 1-time extension of not more than 90 days")
+    sanctions = chunk_with("en_us_bill_hr815_2024.pdf", "TIES. (a) IN GENERAL.—On and after the date that is 180 days")
+    regulations = chunk_with("en_us_bill_hr815_2024.pdf", "promulgate regulations as necessary for the implementation")
+    tiktok = chunk_with("en_us_bill_hr815_2024.pdf", "(ii) TikTok;")  # the passages name it: a premise
+    passages = [Passage(n, c, c.text) for n, c in enumerate((extension, sanctions, regulations, tiktok), 1)]
+    question = "How many more days can the President extend the date the TikTok app ban applies?"
+    wrong = "The President can extend the date the TikTok app ban applies by 180 days from the date of enactment [3]."
+    checked = check_answer(wrong, question, passages)
+    assert checked.main_claim_failed and "extend" in checked.claims[0].reason
+    right = "The President may grant a 1-time extension of not more than 90 days [3]."
+    checked = check_answer(right, question, passages)
+    assert [c.status for c in checked.claims] == ["reattributed"] and checked.claims[0].cited == (1,)
