@@ -36,7 +36,7 @@ from rag.answers.bindings import (
     paired_respectively,
     said_of_sibling,
 )
-from rag.answers.contrast import claimed_terms, contrasted_terms
+from rag.answers.contrast import alone_among_others, claimed_terms, contrasted_terms
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, significant_digits, words_besides
 from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
@@ -214,6 +214,8 @@ def check_claim(
             if chosen[1]
             else f"the cited text does not say {chosen[0]}, the alternative the claim picks"
         )
+    if not reason and (alone := alone_among_others(claim, best_reading)):
+        reason = f"the cited text gives {alone} together with others, not alone"
     if not reason and (paired := paired_respectively(facts, best_reading)):
         reason = (
             f"the cited text pairs {paired[0].text} and {paired[1].text} with things it lists elsewhere "

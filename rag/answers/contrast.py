@@ -5,7 +5,8 @@ Word overlap cannot see this: the two sentences share everything but the one wor
 whose opposite a technical or legal text commonly states beside them (script, direction, position in a line, bound,
 order in time, direction of data, what comes standard and what is optional). A term counts as named in a claim only
 when the evidence does not name it too: a sentence that speaks of both sides ("行頭と行末") says nothing against
-either.
+either. A claim that one thing alone is so ("limited to BEATS-PER-MINUTE") is contrasted with a sentence giving it
+beside others ("BEATS-PER-MINUTE or FRAMES-PER-BEAT"): ``alone_among_others``.
 """
 
 from __future__ import annotations
@@ -103,3 +104,39 @@ def contrasted_terms(claimed: list[tuple[str, str]], evidence: str) -> list[tupl
         for term, opposite in claimed
         if opposite in read and not _names(read, term) and _names(read, opposite)
     ]
+
+
+# ---- one term alone against several ------------------------------------------------------------------------
+
+_TERM = r"[A-Za-z0-9][\w./+-]*"
+_ONLY_EN = re.compile(
+    rf"\b(?:only|solely|exclusively|(?:limited|restricted|confined) to)\s+(?:the\s+|an?\s+)?({_TERM})", re.IGNORECASE
+)
+_ONLY_JA = re.compile(r"([A-Za-z0-9_./+\-]+|[\u30a1-\u30fa\u30fc]{2,}|[\u4e00-\u9fff々]{2,})(?:のみ|だけ|に限)")
+"""A claim that one thing alone is so: "limited to BEATS-PER-MINUTE", "only AES", "AESのみ", "横組だけ"."""
+_NOT_TERMS = frozenset("if when where after before once one a few to in on for with by be have if".split())
+_JOINS_EN = r"(?:(?:,\s*|\s+)(?:or|and|nor)\s+|,\s*(?=[A-Z0-9]))"
+_JOINS_JA = r"\s*(?:または|および|もしくは|や|、|/|／)\s*"
+
+
+def alone_among_others(claim: str, evidence: str) -> str | None:
+    """The term a claim says is alone ("the tempo is limited to BEATS-PER-MINUTE") where the evidence gives it with
+    others ("TEMPO may be specified in BEATS-PER-MINUTE or FRAMES-PER-BEAT"); None when the claim says no such thing,
+    the evidence does not name the term, or it too says the term alone ("AES only")."""
+    said = plain_text(claim)
+    read = plain_text(evidence)
+    found = [m.group(1) for m in _ONLY_EN.finditer(said)] + [m.group(1) for m in _ONLY_JA.finditer(said)]
+    for term in (found_term.rstrip("./+-") for found_term in found):
+        if term.casefold() in _NOT_TERMS or len(term) < 2:
+            continue
+        t = re.escape(term)
+        alone = rf"\b(?:only|solely|exclusively)\s+(?:the\s+)?{t}|{t}\s+only\b|{t}\s*(?:のみ|だけ)"
+        if re.search(t, read, re.IGNORECASE) is None or re.search(alone, read, re.IGNORECASE):
+            continue
+        beside = (
+            rf"{t}(?:{_JOINS_EN}(?:the\s+)?[A-Z0-9]|{_JOINS_JA}[A-Za-z0-9\u30a1-\u30fa\u4e00-\u9fff])"
+            rf"|(?:[A-Za-z0-9]{_JOINS_EN}|[A-Za-z0-9\u30a1-\u30fa\u4e00-\u9fff]{_JOINS_JA}){t}"
+        )
+        if re.search(beside, read):
+            return term
+    return None

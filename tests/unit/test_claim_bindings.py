@@ -8,6 +8,7 @@ from test_claims import chunk_with, embedding_relevance, needs_realdocs
 
 from rag.answers.citations import Passage
 from rag.answers.claims import check_claim
+from rag.answers.contrast import alone_among_others
 from rag.answers.facts import fact_found, facts_of
 from rag.answers.verification import check_answer
 from rag.models.embedding import Embedder
@@ -447,3 +448,21 @@ def test_a_claim_moved_to_another_passage_must_say_the_verb_the_question_asks() 
     right = "The President may grant a 1-time extension of not more than 90 days [3]."
     checked = check_answer(right, question, passages)
     assert [c.status for c in checked.claims] == ["reattributed"] and checked.claims[0].cited == (1,)
+
+
+@needs_realdocs
+def test_a_claim_that_one_thing_alone_is_so_fails_where_the_evidence_gives_it_with_others() -> None:
+    """Asked whether the LinnSequencer's tempo is limited to whole beats per minute, the model answered "Yes, … is
+    limited to BEATS-PER-MINUTE", verified by "TEMPO may be specified in BEATS-PER-MINUTE or FRAMES-PER-BEAT": every
+    word held, and the "or" that denies "limited to" was not read. A claim that a thing is the only one now fails on
+    a sentence giving it beside others, and holds where the evidence says it alone too (mTower's "AES only")."""
+    brochure = chunk_with("en_scan_linn_sequencer_brochure.pdf", "BEATS-PER-MINUTE or FRAMES-PER-BEAT")
+    wrong = check_claim("Yes, the tempo is limited to BEATS-PER-MINUTE.", brochure.text)
+    assert not wrong.supported and "BEATS-PER-MINUTE" in wrong.reason
+    right = check_claim("The tempo may be specified in BEATS-PER-MINUTE.", brochure.text)
+    assert right.supported, right.reason
+    table = chunk_with("en_mtower_functionality_description.md", "| TEE_CipherInit ")
+    only = check_claim("TEE_CipherInitはAESのみ対応しています。", table.text)
+    assert only.supported, only.reason
+    assert alone_among_others("横組のみで使えます。", "縦組および横組で使えます。") == "横組"
+    assert alone_among_others("It runs only if enabled.", "It runs if A or B is set.") is None  # "only if" names none
