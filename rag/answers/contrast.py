@@ -6,7 +6,9 @@ whose opposite a technical or legal text commonly states beside them (script, di
 order in time, direction of data, what comes standard and what is optional). A term counts as named in a claim only
 when the evidence does not name it too: a sentence that speaks of both sides ("行頭と行末") says nothing against
 either. A claim that one thing alone is so ("limited to BEATS-PER-MINUTE") is contrasted with a sentence giving it
-beside others ("BEATS-PER-MINUTE or FRAMES-PER-BEAT"): ``alone_among_others``.
+beside others ("BEATS-PER-MINUTE or FRAMES-PER-BEAT"): ``alone_among_others``; and one that any of a kind will do
+("any federal district court") with a sentence giving one alone ("shall have exclusive jurisdiction"):
+``any_against_exclusive``.
 """
 
 from __future__ import annotations
@@ -139,4 +141,30 @@ def alone_among_others(claim: str, evidence: str) -> str | None:
         )
         if re.search(beside, read):
             return term
+    return None
+
+
+_ANY_EN = re.compile(
+    r"\bany\s+((?:[a-z][\w-]*\s+){0,3}?([a-z][\w-]{2,}))"
+    r"(?=\s*(?:[.,;:!?)]|$|\s+(?:to|that|which|who|of|for|in|on|at|by|with|as)\b))"
+)
+"""A claim that something holds for any one of a kind: "filed in any federal district court"."""
+_EXCLUSIVE_EN = re.compile(
+    r"\bexclusive(?:ly)?\b|\bsolely\b|\bonly\s+(?:in|by|at|to|through|before|with)\b", re.IGNORECASE
+)
+"""A sentence that gives one of a kind alone: "shall have exclusive jurisdiction", "may be filed only in"."""
+
+
+def any_against_exclusive(claim: str, evidence: str) -> str | None:
+    """The kind a claim says any one of will do ("any federal district court") where the evidence names that kind
+    and gives it alone ("The United States Court of Appeals for the District of Columbia Circuit shall have exclusive
+    jurisdiction"); None otherwise, or when the evidence too says any of it."""
+    read = plain_text(evidence)
+    if not _EXCLUSIVE_EN.search(read):
+        return None
+    for match in _ANY_EN.finditer(plain_text(claim)):
+        phrase, head = match.group(1), match.group(2)
+        named = re.search(rf"\b{re.escape(head)}s?\b", read, re.IGNORECASE)
+        if named and not re.search(rf"\bany\s+(?:[\w-]+\s+){{0,3}}?{re.escape(head)}", read, re.IGNORECASE):
+            return f"any {phrase}"
     return None

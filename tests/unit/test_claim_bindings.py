@@ -8,7 +8,7 @@ from test_claims import chunk_with, embedding_relevance, needs_realdocs
 
 from rag.answers.citations import Passage
 from rag.answers.claims import check_claim
-from rag.answers.contrast import alone_among_others
+from rag.answers.contrast import alone_among_others, any_against_exclusive
 from rag.answers.facts import fact_found, facts_of
 from rag.answers.verification import check_answer
 from rag.models.embedding import Embedder
@@ -466,3 +466,21 @@ def test_a_claim_that_one_thing_alone_is_so_fails_where_the_evidence_gives_it_wi
     assert only.supported, only.reason
     assert alone_among_others("横組のみで使えます。", "縦組および横組で使えます。") == "横組"
     assert alone_among_others("It runs only if enabled.", "It runs if A or B is set.") is None  # "only if" names none
+
+
+@needs_realdocs
+def test_a_claim_that_any_one_of_a_kind_will_do_fails_where_the_evidence_gives_one_alone() -> None:
+    """Asked whether a challenge to the bill's app division can be filed in any federal district court, the model
+    answered yes, verified by "The United States Court of Appeals for the District of Columbia Circuit shall have
+    exclusive jurisdiction over any challenge to this division": it holds "any", "challenge", "district" and "court".
+    A claim that any of a kind will do now fails on a sentence that gives one alone."""
+    chunk = chunk_with("en_us_bill_hr815_2024.pdf", "shall have exclusive jurisdiction over any challenge")
+    wrong = check_claim("Yes, a challenge to this division may be filed in any federal district court.", chunk.text)
+    assert not wrong.supported and "any federal district court" in wrong.reason
+    right = check_claim(
+        "The Court of Appeals for the District of Columbia Circuit has exclusive jurisdiction over any challenge to "
+        "this division.",
+        chunk.text,
+    )
+    assert right.supported, right.reason
+    assert any_against_exclusive("It accepts any integer value.", "It accepts only integer values.") is None
