@@ -36,7 +36,13 @@ from rag.answers.bindings import (
     paired_respectively,
     said_of_sibling,
 )
-from rag.answers.contrast import alone_among_others, any_against_exclusive, claimed_terms, contrasted_terms
+from rag.answers.contrast import (
+    alone_among_others,
+    any_against_exclusive,
+    claimed_terms,
+    contrasted_terms,
+    difference_denied,
+)
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, significant_digits, words_besides
 from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
@@ -218,6 +224,8 @@ def check_claim(
         reason = f"the cited text gives {alone} together with others, not alone"
     if not reason and (anyone := any_against_exclusive(claim, best_reading)):
         reason = f"the cited text gives one alone where the claim says {anyone}"
+    if not reason and (moot := difference_denied(claim, best_reading)):
+        reason = f"the cited text says it holds irrespective of {moot}"
     if not reason and (paired := paired_respectively(facts, best_reading)):
         reason = (
             f"the cited text pairs {paired[0].text} and {paired[1].text} with things it lists elsewhere "

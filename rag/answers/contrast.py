@@ -8,7 +8,8 @@ when the evidence does not name it too: a sentence that speaks of both sides ("�
 either. A claim that one thing alone is so ("limited to BEATS-PER-MINUTE") is contrasted with a sentence giving it
 beside others ("BEATS-PER-MINUTE or FRAMES-PER-BEAT"): ``alone_among_others``; and one that any of a kind will do
 ("any federal district court") with a sentence giving one alone ("shall have exclusive jurisdiction"):
-``any_against_exclusive``.
+``any_against_exclusive``; and one that a thing makes a difference with a sentence saying the outcome holds
+irrespective of it: ``difference_denied``.
 """
 
 from __future__ import annotations
@@ -167,4 +168,30 @@ def any_against_exclusive(claim: str, evidence: str) -> str | None:
         named = re.search(rf"\b{re.escape(head)}s?\b", read, re.IGNORECASE)
         if named and not re.search(rf"\bany\s+(?:[\w-]+\s+){{0,3}}?{re.escape(head)}", read, re.IGNORECASE):
             return f"any {phrase}"
+    return None
+
+
+_REGARDLESS_EN = re.compile(
+    r"\b(?:irrespective|regardless|independent(?:ly)?)\s+of\s+(?:(?:any|the|its|their|all|whether)\s+)?"
+    r"((?:[\w-]+\s+){0,2}?([a-z][\w-]{2,}?))s?\b(?=\s*(?:[.,;:)]|$|\s+(?:in|on|at|between|before|after|or)\b))",
+    re.IGNORECASE,
+)
+"""A sentence that says a thing makes no difference: "irrespective of any intervening spaces"."""
+_MAKES_A_DIFFERENCE = re.compile(
+    r"\b(?:chang|affect|matter|influenc|alter|depend|determin|make a difference|makes a difference)\w*", re.IGNORECASE
+)
+_DENIED = re.compile(r"\b(?:not|no|never|cannot)\b|n't\b", re.IGNORECASE)
+
+
+def difference_denied(claim: str, evidence: str) -> str | None:
+    """The thing a claim says makes a difference ("spaces … do change how TeX reads the argument") where the evidence
+    says the outcome holds irrespective of it ("TeX will find the first argument … irrespective of any intervening
+    spaces"); None otherwise, or when the claim denies it too."""
+    said = plain_text(claim)
+    if _DENIED.search(said) or not _MAKES_A_DIFFERENCE.search(said):
+        return None
+    for match in _REGARDLESS_EN.finditer(plain_text(evidence)):
+        head = match.group(2)
+        if re.search(rf"\b{re.escape(head)}", said, re.IGNORECASE):
+            return match.group(1)
     return None

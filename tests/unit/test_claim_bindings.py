@@ -484,3 +484,17 @@ def test_a_claim_that_any_one_of_a_kind_will_do_fails_where_the_evidence_gives_o
     )
     assert right.supported, right.reason
     assert any_against_exclusive("It accepts any integer value.", "It accepts only integer values.") is None
+
+
+@needs_realdocs
+def test_a_claim_that_a_thing_makes_a_difference_fails_where_the_evidence_says_irrespective_of_it() -> None:
+    """The LaTeX guide: "TEX will find the first argument after a function name irrespective of any intervening
+    spaces." Asked whether such spaces change how TeX reads the argument, the model said "Yes, … do change how TeX
+    reads the argument", and the sentence held every word of it."""
+    chunk = chunk_with("en_latex_usrguide.pdf", "irrespective of any intervening spaces")
+    wrong = check_claim(
+        "Yes, spaces between a command name and its first argument do change how TeX reads the argument.", chunk.text
+    )
+    assert not wrong.supported and "irrespective" in wrong.reason
+    right = check_claim("TeX finds the first argument after a function name irrespective of any spaces.", chunk.text)
+    assert right.supported, right.reason
