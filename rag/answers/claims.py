@@ -48,6 +48,7 @@ from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
     content_tokens,
     is_question,
+    is_yes_no_question,
     sentence_spans,
     support,
 )
@@ -173,6 +174,11 @@ def check_claim(
     stated = facts_of(without_link_targets(claim))  # a copied link's path is no more a fact here than there
     facts = tuple(f for f in stated if not any(same_fact(f, g) for g in given))
     premised = tuple(f for f in stated if f.kind in ("identifier", "name") and f not in facts)
+    if topic and not is_yes_no_question(topic) and not words_besides(claim, stated) - content_tokens(topic):
+        # a bare pick ("Hamas and Other … Act") answers for what the question names ("Division L"): the evidence
+        # must not give it for a sibling ("(13) DIVISION M.—Hamas …")
+        asked = (f for f in facts_of(topic) if f.kind == "identifier")
+        premised += tuple(f for f in asked if not any(same_fact(f, s) for s in stated))
     anchored = any(_anchors(f) for f in facts)
     worded = f"{context} {claim}" if context else claim
     language = script_language(claim)

@@ -498,3 +498,19 @@ def test_a_claim_that_a_thing_makes_a_difference_fails_where_the_evidence_says_i
     assert not wrong.supported and "irrespective" in wrong.reason
     right = check_claim("TeX finds the first argument after a function name irrespective of any spaces.", chunk.text)
     assert right.supported, right.reason
+
+
+@needs_realdocs
+def test_a_bare_pick_answers_for_the_part_the_question_names_not_for_its_sibling() -> None:
+    """Asked for the short title of Division L, the model answered with a bare title, "Hamas and Other Palestinian
+    Terrorist Groups International Financing Prevention Act", verified by the bill's list of divisions, where it is
+    "(13) DIVISION M.—…". A pick that adds nothing to the question but its facts answers for the part the question
+    names, and the evidence must not give it for a sibling part."""
+    chunk = chunk_with("en_us_bill_hr815_2024.pdf", "DIVISION M.—Hamas and Other Palestinian Terrorist Groups")
+    question = "H.R. 815のDivision Lの短い名称は何ですか？"
+    title = "Hamas and Other Palestinian Terrorist Groups International Financing Prevention Act"
+    wrong = check_claim(title, chunk.text, topic=question)
+    assert not wrong.supported and "Division L" in wrong.reason
+    assert "(12) DIVISION L.—MAHSA Act." in chunk.text  # the line before it in the same list
+    right = check_claim("MAHSA Act", chunk.text, topic=question)
+    assert right.supported, right.reason
