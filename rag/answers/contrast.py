@@ -117,7 +117,7 @@ _ONLY_EN = re.compile(
 )
 _ONLY_JA = re.compile(r"([A-Za-z0-9_./+\-]+|[\u30a1-\u30fa\u30fc]{2,}|[\u4e00-\u9fff々]{2,})(?:のみ|だけ|に限)")
 """A claim that one thing alone is so: "limited to BEATS-PER-MINUTE", "only AES", "AESのみ", "横組だけ"."""
-_NOT_TERMS = frozenset("if when where after before once one a few to in on for with by be have if".split())
+_NOT_TERMS = frozenset("if when where after before once one a few to in on for with by be have".split())
 _JOINS_EN = r"(?:(?:,\s*|\s+)(?:or|and|nor)\s+|,\s*(?=[A-Z0-9]))"
 _JOINS_JA = r"\s*(?:または|および|もしくは|や|、|/|／)\s*"
 
