@@ -44,7 +44,8 @@ def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck], *, move
     if detect_language(question) == "en":
         verb = _english_asked_verb(question) if moved else ""
         said = _says_english_word
-        checks = [check for check in checks if detect_language(check.evidence) == "en"]  # "日時: 13:30-17:00"
+        # evidence in Japanese ("日時: 2018 年6 月13 日13:30-17:00") says no English verb, yet answers "finish"
+        checks = [check for check in checks if detect_language(check.evidence) == "en"]
     else:
         verb = asked_verb(question) if is_yes_no_question(question) else ""
         said = says_word
