@@ -36,7 +36,13 @@ from rag.answers.prompts import (
 )
 from rag.answers.replies import denies
 from rag.answers.verification import Contradiction, check_answer
-from rag.answers.worked_figures import LEAD_IN_CANDIDATES, asks_count, counted_list, worked_difference
+from rag.answers.worked_figures import (
+    LEAD_IN_CANDIDATES,
+    asks_count,
+    counted_list,
+    timed_span,
+    worked_difference,
+)
 from rag.llm.base import LLMBackend
 from rag.records import Answer, Citation, ClaimVerdict, Evidence, Hit, LatencyStage
 from rag.settings import Settings
@@ -103,8 +109,8 @@ _TEXT: dict[str, dict[Language, str]] = {
     },
     "computed": {
         "ja": "最後の行は、引用した資料からエンジンが計算した（数えた）ものです（資料にその値は書かれていません）。",
-        "en": "The last line is worked out (a difference or a count) by the engine from the cited passages; no passage "
-        "states its result.",
+        "en": "The last line is worked out (a difference, a count or a length of time) by the engine from the cited "
+        "passages; no passage states its result.",
     },
     "yes": {"ja": "はい。", "en": "Yes. "},
     "no": {"ja": "いいえ。", "en": "No. "},
@@ -254,7 +260,8 @@ class AnswerDraft:
             notes.append(_TEXT["moved"][language])
         if checked.unsupported:
             notes.append(_TEXT["unsupported"][language].format(count=len(checked.unsupported)))
-        worked = worked_difference(self.query, checked.claims, language) or self._counted(checked.claims, language)
+        worked = worked_difference(self.query, checked.claims, language)
+        worked = worked or self._worked_from_evidence(checked.claims, language)
         text, claims = _with_worked_line(checked.text, checked.claims, worked)
         if worked is not None:
             notes.append(_TEXT["computed"][language])
@@ -267,19 +274,22 @@ class AnswerDraft:
             claims=claims,
         )
 
-    def _counted(self, claims: Sequence[ClaimVerdict], language: Language) -> ClaimVerdict | None:
-        """The line counting the numbered list the best evidence sentences introduce, when the question asks how
-        many (``worked_figures.counted_list``); each sentence is read on into the chunk after its passage."""
-        if not asks_count(self.query):
-            return None
-        after = {h.chunk.chunk_id: h.context_after for h in self.hits}
-        leads = []
-        for _score, piece in self._ranked[:LEAD_IN_CANDIDATES]:
-            start = piece.text.find(piece.sentence) if piece.sentence else -1
-            if start >= 0:
-                rest = piece.text[start + len(piece.sentence) :]
-                leads.append((piece.n, piece.sentence, f"{rest}\n{after.get(piece.chunk_id, '')}"))
-        return counted_list(self.query, claims, leads, language)
+    def _worked_from_evidence(self, claims: Sequence[ClaimVerdict], language: Language) -> ClaimVerdict | None:
+        """The line the engine works out from the evidence shown, when the question asks for it: the numbered list
+        a shown sentence introduces, counted (``worked_figures.counted_list``; each sentence read on into the chunk
+        after its passage), or the length of the span of clock times they give (``worked_figures.timed_span``)."""
+        shown = self._ranked[:FALLBACK_SENTENCES]
+        counted = None
+        if asks_count(self.query):
+            after = {h.chunk.chunk_id: h.context_after for h in self.hits}
+            leads = []
+            for _score, piece in shown[:LEAD_IN_CANDIDATES]:
+                start = piece.text.find(piece.sentence) if piece.sentence else -1
+                if start >= 0:
+                    rest = piece.text[start + len(piece.sentence) :]
+                    leads.append((piece.n, piece.sentence, f"{rest}\n{after.get(piece.chunk_id, '')}"))
+            counted = counted_list(self.query, claims, leads, language)
+        return counted or timed_span(self.query, claims, [(piece.n, piece.sentence) for _s, piece in shown], language)
 
     def _contradicting(self, contradiction: Contradiction, language: Language) -> tuple[tuple[Evidence, ...], str]:
         """The evidence led by the sentence that states the opposite of the answer's main claim, and the line that
@@ -311,9 +321,9 @@ class AnswerDraft:
         text = evidence_answer(evidence) if answer is None else answer
         text = f"{lead}\n{text}" if lead else text
         language = detect_language(self.question)
-        counted = self._counted(claims, language) if text else None
-        text, claims = _with_worked_line(text, claims, counted)
-        if counted is not None:
+        worked = self._worked_from_evidence(claims, language) if text else None
+        text, claims = _with_worked_line(text, claims, worked)
+        if worked is not None:
             message = f"{message} {_TEXT['computed'][language]}".strip()
         return self._answer(
             text,

@@ -219,3 +219,55 @@ def _number_of(label: str) -> str:
     if circled:
         return str(ord(circled.group()) - ord("①") + 1)
     return re.sub(r"\D", "", unicodedata.normalize("NFKC", label))
+
+
+# ---- the length of a time span ----------------------------------------------------------------------------
+
+_ASKS_DURATION = re.compile(
+    r"\bhow long\b|\bhow many (?:hours|minutes)\b|\bduration\b|何時間|何分間?|どの(?:くらい|ぐらい)の時間|所要時間",
+    re.IGNORECASE,
+)
+"""A question that asks how long something lasts: "how long did the meeting last", "何時間"."""
+_TIME_SPAN = re.compile(r"(?<![\d:])(\d{1,2})[:：](\d{2})\s*[-–—~〜～]\s*(\d{1,2})[:：](\d{2})(?![\d:])")
+"""A span between two clock times: "13:30-17:00", "9:00〜12:15"."""
+_SPAN_LINE: dict[Language, str] = {
+    "ja": "引用した時刻からの計算: {span} は {hours}時間{minutes}分",
+    "en": "Worked out from the cited times: {span} is {hours} hours {minutes} minutes ({decimal} hours).",
+}
+
+
+def asks_duration(question: str) -> bool:
+    """Whether ``question`` asks how long something lasts."""
+    return bool(_ASKS_DURATION.search(question))
+
+
+def timed_span(
+    question: str, claims: Sequence[ClaimVerdict], shown: Sequence[tuple[int, str]], language: Language
+) -> ClaimVerdict | None:
+    """The length of the one span of clock times the shown evidence sentences give ("日時: 2018 年6 月13
+    日13:30-17:00"), when the question asks how long something lasts and no supported claim gives a length; None when
+    the sentences give no span or several (which one is meant is then unclear).
+
+    Args:
+        question: the question.
+        claims: the answer's verdicts.
+        shown: ``(passage number, sentence)`` for the evidence sentences shown, best first.
+        language: the language to write the line in.
+    """
+    if not asks_duration(question):
+        return None
+    for claim in claims:
+        if claim.status in ("verified", "reattributed") and any(
+            f.kind == "number" and _unit(f) in ("h", "min") for f in facts_of(claim.sentence)
+        ):
+            return None
+    spans = {(n, m.group()): m for n, sentence in shown for m in _TIME_SPAN.finditer(sentence)}
+    if len({span for _n, span in spans}) != 1:
+        return None
+    (n, span), match = next(iter(spans.items()))
+    start_h, start_m, end_h, end_m = (int(g) for g in match.groups())
+    minutes = (end_h * 60 + end_m - start_h * 60 - start_m) % (24 * 60)
+    hours, rest = divmod(minutes, 60)
+    decimal = f"{minutes / 60:.2f}".rstrip("0").rstrip(".")
+    line = _SPAN_LINE[language].format(span=span, hours=hours, minutes=rest, decimal=decimal)
+    return ClaimVerdict(line, "computed", (n,))

@@ -10,7 +10,7 @@ from test_claims import chunk_with, chunks_of, embedding_relevance, needs_realdo
 from rag.answers.claims import check_claim
 from rag.answers.draft import AnswerDraft
 from rag.answers.premises import premises
-from rag.answers.worked_figures import asks_difference, counted_list, worked_difference
+from rag.answers.worked_figures import asks_difference, counted_list, timed_span, worked_difference
 from rag.evaluation.answers import evaluate_answers
 from rag.models.embedding import Embedder
 from rag.records import Chunk, ClaimVerdict, Hit
@@ -180,3 +180,29 @@ def test_a_list_is_counted_only_when_numbered_from_one_without_a_gap_and_ended()
     line = counted_list("確認項目はいくつ？", [], [(2, "次の項目を確認します：", circled + closing)], "ja")
     assert line is not None and "①〜③ の 3項目" in line.sentence and line.cited == (2,)
     assert counted_list("What does the list check?", [], [(1, LEAD, items + closing)], "en") is None
+
+
+@needs_realdocs
+def test_the_length_of_a_meeting_is_worked_out_from_its_clock_times(e5_embedder: Embedder) -> None:
+    """The minutes give "日時: 2018 年6 月13 日13:30-17:00". Asked how long the meeting lasted, the model answered
+    "3 hours", which no passage holds; the evidence is shown, and the engine works the span out."""
+    minutes = chunk_with("ja_openchain_jwg_minutes_20180613.pdf", "13:30-17:00")
+    question = "How long did the OpenChain Japan WG meeting on June 13, 2018 last?"
+    reply = "The meeting lasted 3 hours [1]."
+    relevance = embedding_relevance(e5_embedder)
+    answer = AnswerDraft(ScriptedLLM([reply]), question, [Hit(minutes, 1.0)], Settings(), relevance=relevance).finish()
+    assert answer.model_answer and "13:30-17:00 is 3 hours 30 minutes (3.5 hours)" in answer.answer
+    assert [c.status for c in answer.claims][-1] == "computed"
+
+
+def test_a_time_span_is_measured_only_when_asked_and_unambiguous() -> None:
+    shown = [(1, "日時: 2018 年6 月13 日13:30-17:00")]
+    line = timed_span("会合は何時間でしたか？", [], shown, "ja")
+    assert line is not None and line.sentence == "引用した時刻からの計算: 13:30-17:00 は 3時間30分"
+    assert timed_span("What time did it end?", [], shown, "en") is None  # asks a time, not a length
+    night = timed_span("How long is the shift?", [], [(2, "Shift: 22:00〜06:30")], "en")
+    assert night is not None and "8 hours 30 minutes" in night.sentence  # past midnight
+    two = [*shown, (2, "懇親会 18:00-20:00")]
+    assert timed_span("会合は何時間でしたか？", [], two, "ja") is None  # which span is meant is unclear
+    said = [verified("The meeting lasted 3.5 hours.", 1)]
+    assert timed_span("How long did the meeting last?", said, shown, "en") is None  # the answer gave it
