@@ -70,6 +70,12 @@ def worked_difference(question: str, claims: Sequence[ClaimVerdict], language: L
     return ClaimVerdict(line, "computed", tuple(dict.fromkeys((*first_cited, *second_cited))))
 
 
+def _supported_numbers(claims: Sequence[ClaimVerdict]) -> list[Fact]:
+    """The numbers the answer's supported claims state."""
+    supported = (c for c in claims if c.status in ("verified", "reattributed"))
+    return [f for claim in supported for f in facts_of(claim.sentence) if f.kind == "number"]
+
+
 def _unit(fact: Fact) -> str:
     """The unit of a number fact ("day" of "270 day"; "" for a bare number)."""
     return fact.value.partition(" ")[2]
@@ -159,11 +165,8 @@ def counted_list(
     if not asks_count(question):
         return None
     asked = {f.value for f in facts_of(question)}
-    for claim in claims:
-        if claim.status in ("verified", "reattributed") and any(
-            f.kind == "number" and f.value not in asked for f in facts_of(claim.sentence)
-        ):
-            return None
+    if any(f.value not in asked for f in _supported_numbers(claims)):
+        return None
     for n, sentence, following in leads[:LEAD_IN_CANDIDATES]:
         if not _INTRODUCES.search(sentence):
             continue
@@ -256,11 +259,8 @@ def timed_span(
     """
     if not asks_duration(question):
         return None
-    for claim in claims:
-        if claim.status in ("verified", "reattributed") and any(
-            f.kind == "number" and _unit(f) in ("h", "min") for f in facts_of(claim.sentence)
-        ):
-            return None
+    if any(_unit(f) in ("h", "min") for f in _supported_numbers(claims)):
+        return None
     spans = {(n, m.group()): m for n, sentence in shown for m in _TIME_SPAN.finditer(sentence)}
     if len({span for _n, span in spans}) != 1:
         return None
