@@ -37,7 +37,6 @@ from rag.answers.prompts import (
 from rag.answers.replies import denies
 from rag.answers.verification import Contradiction, check_answer
 from rag.answers.worked_figures import (
-    LEAD_IN_CANDIDATES,
     asks_count,
     counted_list,
     timed_span,
@@ -283,7 +282,7 @@ class AnswerDraft:
         if asks_count(self.query):
             after = {h.chunk.chunk_id: h.context_after for h in self.hits}
             leads = []
-            for _score, piece in shown[:LEAD_IN_CANDIDATES]:
+            for _score, piece in shown:
                 start = piece.text.find(piece.sentence) if piece.sentence else -1
                 if start >= 0:
                     rest = piece.text[start + len(piece.sentence) :]

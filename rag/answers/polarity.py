@@ -159,7 +159,12 @@ def denied_words(claim: str) -> set[str]:
 def holds_words(words: set[str], text: str) -> bool:
     """Whether ``text`` holds each of ``words`` in some form ("implement" in "Implemented", "use" in "used")."""
     held = content_tokens(text)
-    return all(any(token.startswith(word[: max(4, len(word) - 2)]) for token in held) for word in words)
+    return all(any(token.startswith(word_stem(word)) for token in held) for word in words)
+
+
+def word_stem(word: str) -> str:
+    """What a word's forms begin with: all but its last two letters, at least four ("extend" of "extension")."""
+    return word[: max(4, len(word) - 2)]
 
 
 def asks_negatively(question: str) -> bool:

@@ -12,6 +12,7 @@ from rag.answers.citations import Passage
 from rag.answers.claims import ClaimCheck
 from rag.answers.facts import facts_of, plain_text, same_fact
 from rag.answers.faithfulness import content_tokens, is_yes_no_question, says_unknown, support
+from rag.answers.polarity import word_stem
 from rag.answers.prompts import detect_language
 from rag.answers.replies import asked_verb, says_word, stance
 
@@ -79,7 +80,7 @@ def _english_asked_verb(question: str) -> str:
 
 def _says_english_word(text: str, verb: str) -> bool:
     """Whether ``text`` holds ``verb`` in some form ("extend" in "extension", "implement" in "implemented")."""
-    stem = verb[: max(4, len(verb) - 2)]
+    stem = word_stem(verb)  # stop words too: unlike ``holds_words``, over every word of the text
     return any(word.startswith(stem) for word in re.findall(r"[a-z]+", plain_text(text).casefold()))
 
 

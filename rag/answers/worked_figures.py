@@ -1,7 +1,8 @@
-"""A figure the question asks to be worked out: the difference of two figures the answer states and its citations
-hold ("How many days apart are those two deadlines?" answered with 270 and 165 days). A small model copies figures
-faithfully and gets sums wrong or leaves them out, so the engine does the subtraction itself, shows how, and marks
-the line as computed (``ClaimVerdict.status == "computed"``): no passage states the result.
+"""Figures a question asks to be worked out, which a small model gets wrong or leaves out: the difference of two
+figures the answer states and its citations hold ("How many days apart are those two deadlines?" answered with 270
+and 165 days), the count of a numbered list the evidence shows, and the length of a span of clock times it gives.
+The engine works each out itself, shows how, and marks the line as computed (``ClaimVerdict.status ==
+"computed"``): no passage states the result.
 """
 
 from __future__ import annotations
@@ -54,12 +55,9 @@ def worked_difference(question: str, claims: Sequence[ClaimVerdict], language: L
         return None
     asked = {f.value for f in facts_of(question)}
     found: dict[str, tuple[Fact, tuple[int, ...]]] = {}
-    for claim in claims:
-        if claim.status not in ("verified", "reattributed"):
-            continue
-        for fact in facts_of(claim.sentence):
-            if fact.kind == "number" and fact.value not in asked and _amount(fact) is not None:
-                found.setdefault(fact.value, (fact, claim.cited))
+    for fact, cited in _supported_numbers(claims):
+        if fact.value not in asked and _amount(fact) is not None:
+            found.setdefault(fact.value, (fact, cited))
     units = {_unit(fact) for fact, _ in found.values()}
     if len(found) != 2 or len(units) != 1 or units == {""}:
         return None
@@ -70,10 +68,10 @@ def worked_difference(question: str, claims: Sequence[ClaimVerdict], language: L
     return ClaimVerdict(line, "computed", tuple(dict.fromkeys((*first_cited, *second_cited))))
 
 
-def _supported_numbers(claims: Sequence[ClaimVerdict]) -> list[Fact]:
-    """The numbers the answer's supported claims state."""
+def _supported_numbers(claims: Sequence[ClaimVerdict]) -> list[tuple[Fact, tuple[int, ...]]]:
+    """The numbers the answer's supported claims state, each with the passages its claim cites."""
     supported = (c for c in claims if c.status in ("verified", "reattributed"))
-    return [f for claim in supported for f in facts_of(claim.sentence) if f.kind == "number"]
+    return [(f, claim.cited) for claim in supported for f in facts_of(claim.sentence) if f.kind == "number"]
 
 
 def _unit(fact: Fact) -> str:
@@ -165,7 +163,7 @@ def counted_list(
     if not asks_count(question):
         return None
     asked = {f.value for f in facts_of(question)}
-    if any(f.value not in asked for f in _supported_numbers(claims)):
+    if any(f.value not in asked for f, _cited in _supported_numbers(claims)):
         return None
     for n, sentence, following in leads[:LEAD_IN_CANDIDATES]:
         if not _INTRODUCES.search(sentence):
@@ -259,7 +257,7 @@ def timed_span(
     """
     if not asks_duration(question):
         return None
-    if any(_unit(f) in ("h", "min") for f in _supported_numbers(claims)):
+    if any(_unit(f) in ("h", "min") for f, _cited in _supported_numbers(claims)):
         return None
     spans = {(n, m.group()): m for n, sentence in shown for m in _TIME_SPAN.finditer(sentence)}
     if len({span for _n, span in spans}) != 1:

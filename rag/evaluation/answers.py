@@ -156,7 +156,7 @@ def _answer_one(service: AnsweringService, question: GoldenQuestion) -> dict[str
     answer = draft.finish()
     seconds = time.perf_counter() - started
     valid = [_quote_is_verbatim(service, c.chunk_id, c.quote) for c in answer.citations]
-    # a computed line (a difference the engine worked out) is no passage's claim
+    # a computed line (a difference, count or length of time the engine worked out) is no passage's claim
     judged = [c for c in answer.claims if c.status not in ("not_checked", "computed")]
     return {
         "id": question.id,
