@@ -26,6 +26,7 @@ claim. A question in the evidence asserts nothing, so it supports nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -52,6 +53,7 @@ from rag.answers.faithfulness import (
     sentence_spans,
     support,
 )
+from rag.answers.loanwords import heard_in
 from rag.answers.polarity import bound_reversed, denied_words, holds_words, polarity_conflict
 from rag.answers.prompts import script_language
 from rag.answers.scope import former_state
@@ -71,6 +73,11 @@ more."""
 CONTRADICTION_MARGIN = 0.1
 """A window whose score is within this of the contradicting one's and that agrees with the claim makes the passage
 ambiguous about it: no "No." is drawn from it (a window's score: facts found + share of words - length penalty)."""
+ADDED_WORDS_SHARE = 0.5
+"""Share of the Japanese words a claim adds to the question that its evidence must hold (``_added_words_unsaid``)."""
+ADDED_MIN_TOKENS = 2
+"""Below this many added words (kanji bigrams, katakana words), a claim adds too little to judge by them."""
+_JAPANESE_TOKEN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u30a0-\u30ff]")
 TOPIC_MIN_TOKENS = 3
 """Below this many words taken from the question, a claim is too short to say what it is about."""
 PROSE_MIN_TOKENS = 3
@@ -117,7 +124,8 @@ class _Window:
     ``holds``: every fact found, no contrasting term, enough words; ``score``: facts found + share - length penalty;
     ``needed``: the share of words it had to reach; ``reading``: its statements (questions left out), table rows with
     their header, list items with the sentence introducing the list (``lead_in``); ``contrasted``: (claimed, stated)
-    pairs of contrasting terms."""
+    pairs of contrasting terms; ``held``: the reading with the claim's words it writes in the other script
+    (``loanwords.heard_in``), what the claim's words and names are looked up in."""
 
     holds: bool
     score: float
@@ -126,6 +134,7 @@ class _Window:
     reading: str
     contrasted: list[tuple[str, str]]
     lead_in: str = ""
+    held: str = ""
 
     @property
     def said(self) -> str:
@@ -190,9 +199,13 @@ def check_claim(
         # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
         reading = _statements(full_reading)
         window_facts = facts_of(reading)
-        missing = tuple(f for f in facts if not fact_found(f, window_facts, plain_text(reading)))
+        # in one language, a word the reading writes in the other script (ペルソナ / "persona") is a word it holds;
+        # across languages words do not carry a check (a katakana クラス is no evidence of "class" being said)
+        heard = heard_in(worded, reading) if script_language(reading) == language else []
+        held = "\n".join([reading, *heard])
+        missing = tuple(f for f in facts if not fact_found(f, window_facts, plain_text(held)))
         missing += tuple(f for f in premised if about_another(f, window_facts, reading))
-        share = support(worded, reading, ignored=named) if reading else 0.0
+        share = support(worded, held, ignored=named) if reading else 0.0
         contrasted = contrasted_terms(claimed, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
         # facts (``_anchors``) and polarity must carry the check; a claim without one is not verified
@@ -203,7 +216,7 @@ def check_claim(
         score = (1 - len(missing) / len(facts) if facts else 1.0) + share - WINDOW_PENALTY * (size - 1)
         holds = bool(reading) and not missing and not contrasted and share >= needed
         check = ClaimCheck(False, window, missing, False, share)
-        ranked.append(_Window(holds, score, needed, check, reading, contrasted, window_lead_in))
+        ranked.append(_Window(holds, score, needed, check, reading, contrasted, window_lead_in, held))
     if not ranked:
         return ClaimCheck(False, "", facts, False, 0.0, "the cited text is empty")
     ranked.sort(key=lambda w: (w.holds, w.score), reverse=True)
@@ -214,8 +227,10 @@ def check_claim(
     across = script_language(best.evidence) != language
     conflict = polarity_conflict(claim, top.said, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
-    off_topic = _off_topic(claim, topic, best_reading, source, premised) if topic and not across else ""
+    off_topic = _off_topic(claim, topic, top.held, source, premised) if topic and not across else ""
     reason = reason or off_topic or _contrast_reason(best_contrasted)
+    if not reason and topic and not across and (unsaid := _added_words_unsaid(claim, topic, top.held, premised)):
+        reason = "the cited text does not say " + unsaid
     if not reason and (bound := bound_elsewhere(facts, worded, best_reading)):
         reason = f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
     if not reason and (swapped := said_of_sibling(stated, claim, best_reading)):
@@ -311,6 +326,23 @@ def _off_topic(claim: str, topic: str, reading: str, source: str = "", premised:
     if len(asked) - len(absent) >= TOPIC_SHARE * len(asked) - 1e-9:
         return ""
     return "the cited text is not about " + ", ".join(sorted(absent)[:4])
+
+
+def _added_words_unsaid(claim: str, topic: str, reading: str, premised: Sequence[Fact] = ()) -> str:
+    """The Japanese words the claim adds to the question (``topic``) that the evidence lacks, when fewer than
+    ``ADDED_WORDS_SHARE`` of them are in it ("" otherwise).
+
+    What a Japanese answer adds to the question is its answer, and a kanji name is no fact the checks compare
+    (``facts`` reads Latin-script names): "AQは東京都出身です" held enough of its words (AQ, 出身) in the record that
+    says "愛媛県松山市出身です" to be verified."""
+    named = content_tokens(" ".join(f.text for f in premised))
+    added = {t for t in content_tokens(claim) - content_tokens(topic) - named if _JAPANESE_TOKEN.search(t)}
+    if len(added) < ADDED_MIN_TOKENS:
+        return ""
+    absent = added - content_tokens(reading)
+    if len(added) - len(absent) >= ADDED_WORDS_SHARE * len(added):
+        return ""
+    return ", ".join(sorted(absent)[:4])
 
 
 def _contrast_reason(contrasted: list[tuple[str, str]]) -> str:

@@ -12,6 +12,7 @@ from rag.answers.citations import Passage
 from rag.answers.claims import ClaimCheck
 from rag.answers.facts import facts_of, plain_text, same_fact
 from rag.answers.faithfulness import content_tokens, is_yes_no_question, says_unknown, support
+from rag.answers.loanwords import heard_in
 from rag.answers.polarity import word_stem
 from rag.answers.prompts import detect_language
 from rag.answers.replies import asked_verb, says_word, stance
@@ -124,11 +125,12 @@ def unmentioned(claim: str, question: str, passages: Sequence[Passage]) -> list[
     primitive that adds ruby (ルビ) in pTeX, "…ルビを付けるためのプリミティブは「\\accent」です" cited a sentence on
     \\accent holding enough of the question's other words (文字, プリミティブ), and no passage speaks of ruby. Only
     katakana: a term borrowed in katakana is written the same wherever it is meant, where kanji words and English
-    ones are paraphrased ("cuts" for "splits")."""
+    ones are paraphrased ("cuts" for "splits"). A passage may write it in Latin letters (ペルソナ as "persona":
+    ``loanwords.heard_in``)."""
     if detect_language(claim) != "ja":
         return []
     read = [p.chunk.text for p in passages if detect_language(p.chunk.text) == "ja"]
     if not read:
         return []
     asked = set(_KATAKANA_WORD.findall(claim)) & set(_KATAKANA_WORD.findall(question))
-    return sorted(w for w in asked if not any(w in text for text in read))
+    return sorted(w for w in asked if not any(w in text or heard_in(w, text) for text in read))

@@ -514,3 +514,17 @@ def test_a_bare_pick_answers_for_the_part_the_question_names_not_for_its_sibling
     assert "(12) DIVISION L.—MAHSA Act." in chunk.text  # the line before it in the same list
     right = check_claim("MAHSA Act", chunk.text, topic=question)
     assert right.supported, right.reason
+
+
+@needs_realdocs
+def test_a_kanji_place_the_record_does_not_give_is_not_verified() -> None:
+    """Persona AQ's record says "愛媛県松山市出身です". "AQは東京都出身です" held two of its words there (AQ, 出身),
+    enough to be shown as verified: a place in kanji is no fact the checks compared. What a Japanese answer adds to
+    the question is its answer, and the evidence must hold it."""
+    record = chunk_with("ja_realpersonachat_interlocutors_sample.jsonl", "interlocutor_id: AQ", "愛媛県松山市出身")
+    question, passages = "AQの人はどこの出身ですか？", [Passage(1, record, record.text)]
+    for wrong in ("AQは東京都出身です[1]。", "東京都です[1]。"):
+        checked = check_answer(wrong, question, passages)
+        assert checked.main_claim_failed and "東京" in checked.claims[0].reason
+    right = check_answer("AQは愛媛県松山市出身です[1]。", question, passages)
+    assert not right.main_claim_failed and right.citations[0].quote == "persona: 愛媛県松山市出身です。"
