@@ -76,7 +76,10 @@ ambiguous about it: no "No." is drawn from it (a window's score: facts found + s
 ADDED_WORDS_SHARE = 0.5
 """Share of the Japanese words a claim adds to the question that its evidence must hold (``_added_words_unsaid``)."""
 ADDED_MIN_TOKENS = 2
-"""Below this many added words (kanji bigrams, katakana words), a claim adds too little to judge by them."""
+"""Below this many added words (kanji pairs, katakana words; a lone kanji is a counter or an ending: "30個"), a claim
+adds nothing to judge by them."""
+_FAMILY = re.compile(r"[A-Za-z][A-Za-z.\s-]*?(?=[\s-]?(?:\d|[ivx]+\b))")
+"""An identifier's family: the letters before its number ("cl" of cl-30, "L" of L3-01, "H.R." of H.R. 815)."""
 _JAPANESE_TOKEN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u30a0-\u30ff]")
 TOPIC_MIN_TOKENS = 3
 """Below this many words taken from the question, a claim is too short to say what it is about."""
@@ -188,7 +191,7 @@ def check_claim(
         # must not give it for a sibling ("(13) DIVISION M.—Hamas …")
         asked = (f for f in facts_of(topic) if f.kind == "identifier")
         premised += tuple(f for f in asked if not any(same_fact(f, s) for s in stated))
-    anchored = any(_anchors(f) for f in facts)
+    anchors = [f for f in facts if _anchors(f)]
     worded = f"{context} {claim}" if context else claim
     language = script_language(claim)
     claimed = claimed_terms(claim)
@@ -209,6 +212,7 @@ def check_claim(
         contrasted = contrasted_terms(claimed, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
         # facts (``_anchors``) and polarity must carry the check; a claim without one is not verified
+        anchored = any(not _has_sibling(f, window_facts) for f in anchors)
         other_language = anchored and script_language(reading) != language and _prose(reading, window_facts)
         needed = 0.0 if other_language else threshold
         # windows that hold every fact and enough words come first; among them a longer window must earn its
@@ -299,6 +303,18 @@ def _anchors(fact: Fact) -> bool:
     return bool(fact.unit) or significant_digits(fact) >= 2
 
 
+def _has_sibling(fact: Fact, facts: Sequence[Fact]) -> bool:
+    """Whether ``facts`` hold another identifier of ``fact``'s family (its letters before the first digit): in
+    "“始め括弧類”の cl-1 から“縦中横中の文字”の cl-30 まで" each class code is bound to its own name, so cl-30 alone
+    does not tie "cl-30 is the opening brackets" to the sentence across languages."""
+    if fact.kind != "identifier" or not (family := _FAMILY.match(fact.value)):
+        return False
+    return any(
+        f.kind == "identifier" and f.value != fact.value and (m := _FAMILY.match(f.value)) and m[0] == family[0]
+        for f in facts
+    )
+
+
 def _prose(reading: str, facts: Sequence[Fact]) -> bool:
     """Whether a text says something in words besides its facts: a line of code (")\\inhibitglue\\relax(") is in
     no language, so it cannot stand for an English page under a Japanese claim."""
@@ -336,7 +352,8 @@ def _added_words_unsaid(claim: str, topic: str, reading: str, premised: Sequence
     (``facts`` reads Latin-script names): "AQは東京都出身です" held enough of its words (AQ, 出身) in the record that
     says "愛媛県松山市出身です" to be verified."""
     named = content_tokens(" ".join(f.text for f in premised))
-    added = {t for t in content_tokens(claim) - content_tokens(topic) - named if _JAPANESE_TOKEN.search(t)}
+    added = content_tokens(claim) - content_tokens(topic) - named
+    added = {token for token in added if len(token) > 1 and _JAPANESE_TOKEN.search(token)}
     if len(added) < ADDED_MIN_TOKENS:
         return ""
     absent = added - content_tokens(reading)

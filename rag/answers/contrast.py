@@ -3,7 +3,9 @@
 
 Word overlap cannot see this: the two sentences share everything but the one word that matters. The pairs are terms
 whose opposite a technical or legal text commonly states beside them (script, direction, position in a line, bound,
-order in time, direction of data, what comes standard and what is optional). A term counts as named in a claim only
+order in time, direction of data, what comes standard and what is optional), and the comparisons a quiz turns round
+to make a false statement (``OPPOSITE_TERMS``: 以上/未満, earlier/later, first/last), so that the check refuses
+what the quiz would call false. A term counts as named in a claim only
 when the evidence does not name it too: a sentence that speaks of both sides ("行頭と行末") says nothing against
 either. A claim that one thing alone is so ("limited to BEATS-PER-MINUTE") is contrasted with a sentence giving it
 beside others ("BEATS-PER-MINUTE or FRAMES-PER-BEAT"): ``alone_among_others``; and one that any of a kind will do
@@ -18,32 +20,48 @@ import re
 
 from rag.answers.facts import plain_text
 
-_JA_PAIRS = (
+OPPOSITE_TERMS: tuple[tuple[str, str], ...] = (
+    ("以上", "未満"),
+    ("以前", "以降"),
+    ("より前", "より後"),
+    ("増加", "減少"),
+    ("上昇", "低下"),
+    ("高い", "低い"),
+    ("多い", "少ない"),
+    ("大きい", "小さい"),
+    ("長い", "短い"),
+    ("最大", "最小"),
+    ("最初", "最後"),
+    ("必須", "任意"),
+    ("有効", "無効"),
+    ("before", "after"),
+    ("increase", "decrease"),
+    ("higher", "lower"),
+    ("larger", "smaller"),
+    ("maximum", "minimum"),
+    ("earlier", "later"),
+    ("required", "optional"),
+    ("first", "last"),
+)
+"""Terms that a statement turned round says the opposite with: what the claim check contrasts, and what a quiz
+turns round to make a false statement (``rag.quiz.perturbation.COMPARISONS``)."""
+_CHECKED_ONLY = (
     ("和文", "欧文"),
     ("全角", "半角"),
     ("縦組", "横組"),
     ("縦書", "横書"),
     ("行頭", "行末"),
-    ("最大", "最小"),
     ("上限", "下限"),
-    ("以前", "以降"),
     ("入力", "出力"),
     ("送信", "受信"),
     ("開始", "終了"),
-    ("増加", "減少"),
     ("暗号化", "復号"),
     ("大文字", "小文字"),
     ("昇順", "降順"),
-    ("必須", "任意"),
-)
-_EN_PAIRS = (
-    ("maximum", "minimum"),
-    ("before", "after"),
     ("input", "output"),
     ("upper", "lower"),
     ("uppercase", "lowercase"),
     ("horizontal", "vertical"),
-    ("increase", "decrease"),
     ("enable", "disable"),
     ("encrypt", "decrypt"),
     ("import", "export"),
@@ -53,6 +71,7 @@ _EN_PAIRS = (
     ("standard", "optional"),
     ("mandatory", "optional"),
 )
+"""More terms the claim check contrasts (script, direction, position in a line, bound, order, data flow)."""
 _EN_ENDINGS = r"(?:s|d|ed|es|ing|ion|ions|ly)?"
 _PREFIXED = re.compile(r"\b(?:un|non-?)([a-z]{4,})\b")
 """A word denied by its prefix: "unsafe" of "safe(ly)", "undefined" of "defined", "non-free" of "free"."""
@@ -61,9 +80,13 @@ _NOT_PREFIXED = re.compile(r"\b(?:unless|under\w*|uni\w*)\b")
 _EN_WORD = re.compile(r"\b[a-z]{4,}\b")
 
 
-def _opposites() -> dict[str, str]:
-    pairs = _JA_PAIRS + _EN_PAIRS
-    return {a: b for a, b in pairs} | {b: a for a, b in pairs}
+def _opposites() -> dict[str, tuple[str, ...]]:
+    """Each term with its opposites ("lower" has two: "upper" and "higher")."""
+    found: dict[str, list[str]] = {}
+    for a, b in OPPOSITE_TERMS + _CHECKED_ONLY:
+        found.setdefault(a, []).append(b)
+        found.setdefault(b, []).append(a)
+    return {term: tuple(opposites) for term, opposites in found.items()}
 
 
 _OPPOSITE = _opposites()
@@ -81,7 +104,11 @@ def claimed_terms(claim: str) -> list[tuple[str, str]]:
     "unsigned", "free" and "nonfree") either way round."""
     said = plain_text(claim).casefold()
     pairs = [
-        (term, opposite) for term, opposite in _OPPOSITE.items() if _names(said, term) and not _names(said, opposite)
+        (term, opposite)
+        for term, opposites in _OPPOSITE.items()
+        if _names(said, term)
+        for opposite in opposites
+        if not _names(said, opposite)
     ]
     for word in dict.fromkeys(_EN_WORD.findall(_NOT_PREFIXED.sub(" ", said))):
         if prefixed := _PREFIXED.fullmatch(word):

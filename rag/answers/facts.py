@@ -106,7 +106,7 @@ _CURRENCY_PREFIX = {"$": "usd", "¥": "jpy", "€": "eur", "£": "gbp"}
 _UNIT_RE = "|".join(f"(?:{pattern})" for pattern, _ in _UNITS)
 _NUMBER = re.compile(
     r"(?P<ordinal>第\s?)?(?P<currency>[$¥€£])?\s?"
-    r"(?<![A-Za-z0-9_.,])(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?P<fraction>\.\d+)?(?![\d.]*\.\d)"
+    r"(?<![A-Za-z0-9_.])(?<!\d,)(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?P<fraction>\.\d+)?(?![\d.]*\.\d)"
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|k|m)\b)?"
     r"(?P<ja>(?:\s?[千万億兆](?:\d+(?:\.\d+)?)?)*)"
     rf"(?:\s?(?P<unit>{_UNIT_RE})(?![A-Za-z]))?",

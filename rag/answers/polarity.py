@@ -43,14 +43,25 @@ def _bounded(text: str, bound: re.Pattern[str]) -> set[str]:
     return {next(g for g in m.groups() if g).replace(",", "") for m in bound.finditer(plain_text(text))}
 
 
+_FLOOR = re.compile(r"\b(?:minimum|at least|no less than|not less than)\b|最低|最小|下限", re.IGNORECASE)
+"""Words by which a claim calls its number a least value, wherever the number stands ("the minimum … is 180 days")."""
+_CEILING = re.compile(r"\b(?:maximum|at most|up to|no more than)\b|最大|最長|上限", re.IGNORECASE)
+"""Words by which a claim calls its number a greatest value."""
+
+
 def bound_reversed(claim: str, evidence: str) -> tuple[str, str] | None:
     """``(claimed, stated)`` for a number the claim bounds from below where the evidence bounds it from above only
     ("for more than 180 days" against "for a period of not more than 180 days": "not … than" is a bound, not a
-    denial, so polarity agrees), or the other way round; None when there is none."""
+    denial, so polarity agrees), or the other way round; None when there is none. A claim that calls its number
+    the minimum ("the minimum … is 180 days") bounds it from below, one that calls it the maximum from above."""
     above, below = bounded_above(evidence), bounded_below(evidence)
-    if flipped := bounded_below(claim) & (above - below):
+    numbers = {n.replace(",", "") for n in re.findall(_NUMBER, plain_text(claim))}
+    floor, ceiling = bool(_FLOOR.search(claim)), bool(_CEILING.search(claim))
+    claimed_below = bounded_below(claim) | (numbers if floor and not ceiling else set())
+    claimed_above = bounded_above(claim) | (numbers if ceiling and not floor else set())
+    if flipped := claimed_below & (above - below):
         return f"more than {min(flipped)}", f"at most {min(flipped)}"
-    if flipped := bounded_above(claim) & (below - above):
+    if flipped := claimed_above & (below - above):
         return f"at most {min(flipped)}", f"more than {min(flipped)}"
     return None
 

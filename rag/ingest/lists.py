@@ -19,8 +19,14 @@ LEAD_IN_KEY = "list_lead_in"
 """Chunk metadata: the sentence introducing the list the chunk starts in, when that sentence is in an earlier chunk."""
 
 
+ENTRY = re.compile(r"\s*[^\s–—:：][^–—:：\n]{0,60}?\s[–—]\s+\S[^\n]*?(?<![.。!?！？])\s*$")
+"""A line that pairs a name with what belongs to it, without a bullet: "Hiroshi Nozue – Toshiba" in a list of
+attendees, "term — definition" in a glossary. Such lines are parallel entries, as bulleted items are."""
+
+
 def is_list_item(line: str) -> bool:
-    return bool(LIST_ITEM.match(line))
+    """Whether ``line`` opens a list item: a bullet or a number, or an entry pairing a name with its value."""
+    return bool(LIST_ITEM.match(line) or ENTRY.fullmatch(line))
 
 
 def next_lead_in(line: str, lead_in: str) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Literal
 
+from rag.answers.contrast import OPPOSITE_TERMS
 from rag.answers.facts import ERAS, Fact, facts_of
 from rag.answers.faithfulness import normalize
 from rag.quiz.wellformed import is_well_formed
@@ -109,34 +110,17 @@ _EN_FLIPS: tuple[tuple[str, str], ...] = (
     (r"\bwere\b", "were not"),
 )
 COMPARISONS: tuple[tuple[str, str], ...] = (
-    ("以上", "未満"),
+    *OPPOSITE_TERMS,
     ("以下", "超"),
-    ("以前", "以降"),
-    ("より前", "より後"),
-    ("増加", "減少"),
-    ("上昇", "低下"),
-    ("高い", "低い"),
-    ("多い", "少ない"),
-    ("大きい", "小さい"),
-    ("長い", "短い"),
-    ("最大", "最小"),
-    ("最初", "最後"),
-    ("必須", "任意"),
     ("許可", "禁止"),
-    ("有効", "無効"),
     ("at least", "less than"),
     ("at most", "more than"),
-    ("before", "after"),
-    ("increase", "decrease"),
-    ("higher", "lower"),
-    ("larger", "smaller"),
-    ("maximum", "minimum"),
-    ("earlier", "later"),
-    ("required", "optional"),
     ("allowed", "prohibited"),
     ("always", "never"),
-    ("first", "last"),
 )
+"""What a comparison is turned round with: the opposite terms the claim check also contrasts, and bounds and
+permissions that a claim may state in the other's words ("at most" is "not more than", 許可されない is 禁止), so the
+check leaves those to polarity and ``bound_reversed``."""
 _DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _CLOCK_HOUR = re.compile(r"(\d{1,2})(?=:\d{2}|時)")
 _ERA_YEAR = re.compile(r"(明治|大正|昭和|平成|令和)(\d+|元)年")
