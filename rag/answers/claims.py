@@ -75,9 +75,10 @@ CONTRADICTION_MARGIN = 0.1
 ambiguous about it: no "No." is drawn from it (a window's score: facts found + share of words - length penalty)."""
 ADDED_WORDS_SHARE = 0.5
 """Share of the Japanese words a claim adds to the question that its evidence must hold (``_added_words_unsaid``)."""
-ADDED_MIN_TOKENS = 2
-"""Below this many added words (kanji pairs, katakana words; a lone kanji is a counter or an ending: "30個"), a claim
-adds nothing to judge by them."""
+ADDED_MIN_TOKENS = 1
+"""Added words (kanji pairs, katakana words) a claim must have for ``_added_words_unsaid`` to judge it: one will do
+("縦持ち" is the whole answer of "データを縦持ち形式に"); a lone kanji is a counter or an ending ("30個")."""
+_KANJI_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]+")
 _FAMILY = re.compile(r"[A-Za-z][A-Za-z.\s-]*?(?=[\s-]?(?:\d|[ivx]+\b))")
 """An identifier's family: the letters before its number ("cl" of cl-30, "L" of L3-01, "H.R." of H.R. 815)."""
 _JAPANESE_TOKEN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u30a0-\u30ff]")
@@ -352,14 +353,28 @@ def _added_words_unsaid(claim: str, topic: str, reading: str, premised: Sequence
     (``facts`` reads Latin-script names): "AQは東京都出身です" held enough of its words (AQ, 出身) in the record that
     says "愛媛県松山市出身です" to be verified."""
     named = content_tokens(" ".join(f.text for f in premised))
-    added = content_tokens(claim) - content_tokens(topic) - named
-    added = {token for token in added if len(token) > 1 and _JAPANESE_TOKEN.search(token)}
+    known, read = content_tokens(topic) | named, content_tokens(reading)
+    added = {token for token in content_tokens(claim) - known if len(token) > 1 and _JAPANESE_TOKEN.search(token)}
+    added -= _junctions(claim, known | read) - read
     if len(added) < ADDED_MIN_TOKENS:
         return ""
-    absent = added - content_tokens(reading)
+    absent = added - read
     if len(added) - len(absent) >= ADDED_WORDS_SHARE * len(added):
         return ""
     return ", ".join(sorted(absent)[:4])
+
+
+def _junctions(claim: str, known: set[str]) -> set[str]:
+    """The kanji pairs of ``claim`` that join two ``known`` words and are no word of their own: "月有" of
+    "18 か月有効" where か月 (a lone 月) and 有効 are known."""
+    found: set[str] = set()
+    for run in _KANJI_RUN.findall(claim):
+        for i in range(len(run) - 1):
+            left = run[i - 1 : i + 1] if i > 0 else run[i]
+            right = run[i + 1 : i + 3] if i + 2 < len(run) else run[i + 1]
+            if left in known and right in known:
+                found.add(run[i : i + 2])
+    return found
 
 
 def _contrast_reason(contrasted: list[tuple[str, str]]) -> str:

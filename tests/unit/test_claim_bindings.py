@@ -528,3 +528,21 @@ def test_a_kanji_place_the_record_does_not_give_is_not_verified() -> None:
         assert checked.main_claim_failed and "東京" in checked.claims[0].reason
     right = check_answer("AQは愛媛県松山市出身です[1]。", question, passages)
     assert not right.main_claim_failed and right.citations[0].quote == "persona: 愛媛県松山市出身です。"
+
+
+@needs_realdocs
+def test_a_single_word_the_rule_does_not_state_is_not_verified() -> None:
+    """Rule L1-03 of the Digital Agency's rules asks that data not be split across tables. "L1-03は、データを縦持ち形式
+    にすることを求めています" added one word to the question (縦持ち, the long format of rule L3-09) and held the
+    rest there: it was verified. A pair of kanji across two known words is no added word: "18 か月有効" (か月, 有効)
+    stays verified on "有効期間は認証取得時から18 か月"."""
+    rules = chunk_with("ja_digital_agency_machine_readability_rules.csv", "| L1-03 |")
+    question = "デジタル庁の機械判読ルールで、データの形式について求めているルールは？"
+    claim = "L1-03は、データを縦持ち形式にすることを求めています[1]。"
+    checked = check_answer(claim, question, [Passage(1, rules, rules.text)])
+    assert checked.main_claim_failed and "縦持" in checked.claims[0].reason
+    spec = chunk_with("ja_openchain_spec_kaisetsu.pdf", "有効期間は認証取得時から18 か月")
+    question = "OpenChain仕様の適合認証は、取得してからどのくらいの期間有効ですか？"
+    claim = "OpenChain仕様の適合認証は、取得してから18 か月有効です[1]。"
+    kept = check_answer(claim, question, [Passage(1, spec, spec.text)])
+    assert not kept.main_claim_failed
