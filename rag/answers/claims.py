@@ -10,7 +10,10 @@ supported by evidence only when
   same statement made about the present (``rag.answers.scope``);
 - it names the same side of a **contrasting pair** (和文/欧文, maximum/minimum) as the evidence
   (``rag.answers.contrast``);
-- enough of its content words occur there (``rag.answers.faithfulness.support``);
+- enough of its content words occur there (``rag.answers.faithfulness.support``), among them enough of the words it
+  takes from the question and of the Japanese words it adds to it, its answer (``rag.answers.claim_words``: a kanji
+  name is no fact); within one language a word written in the other script counts (ペルソナ for "persona",
+  ``rag.answers.loanwords``);
 - each fact is given there for what the claim says, not for something beside it (``rag.answers.bindings``).
 
 A fact the question itself states and the passages hold is the asker's premise (``rag.answers.premises``), not
@@ -26,7 +29,6 @@ claim. A question in the evidence asserts nothing, so it supports nothing.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -37,6 +39,7 @@ from rag.answers.bindings import (
     paired_respectively,
     said_of_sibling,
 )
+from rag.answers.claim_words import about_elsewhere, added_words_unsaid, anchors, has_sibling, in_prose, name_tokens
 from rag.answers.contrast import (
     alone_among_others,
     any_against_exclusive,
@@ -44,7 +47,7 @@ from rag.answers.contrast import (
     contrasted_terms,
     difference_denied,
 )
-from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, significant_digits, words_besides
+from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, words_besides
 from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
     content_tokens,
@@ -58,34 +61,14 @@ from rag.answers.polarity import bound_reversed, denied_words, holds_words, pola
 from rag.answers.prompts import script_language
 from rag.answers.scope import former_state
 from rag.answers.windows import windows, without_link_targets
-from rag.retrieval.named_sources import name_pieces
 
 WINDOW_SENTENCES = 3
 """Consecutive evidence sentences one claim may draw its facts from (a claim often joins two or three)."""
 WINDOW_PENALTY = 0.2
 """Score a window loses per sentence beyond the first, so a quote grows only for facts or words it adds."""
-TOPIC_SHARE = 1 / 3
-"""Share of the words a claim takes from the question that its evidence must hold at least: a sentence about case
-changing does not support "\\MakeUppercase changes the page margins", however many other words they share. On the
-recorded replies of the realdocs golden run (``bench/answers_replay.py``) the two claims shown as verified about
-something no document says held 0/7 and 2/7 of them; correct claims held 3/9 (a question naming its document) and
-more."""
 CONTRADICTION_MARGIN = 0.1
 """A window whose score is within this of the contradicting one's and that agrees with the claim makes the passage
 ambiguous about it: no "No." is drawn from it (a window's score: facts found + share of words - length penalty)."""
-ADDED_WORDS_SHARE = 0.5
-"""Share of the Japanese words a claim adds to the question that its evidence must hold (``_added_words_unsaid``)."""
-ADDED_MIN_TOKENS = 1
-"""Added words (kanji pairs, katakana words) a claim must have for ``_added_words_unsaid`` to judge it: one will do
-("縦持ち" is the whole answer of "データを縦持ち形式に"); a lone kanji is a counter or an ending ("30個")."""
-_KANJI_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]+")
-_FAMILY = re.compile(r"[A-Za-z][A-Za-z.\s-]*?(?=[\s-]?(?:\d|[ivx]+\b))")
-"""An identifier's family: the letters before its number ("cl" of cl-30, "L" of L3-01, "H.R." of H.R. 815)."""
-_JAPANESE_TOKEN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u30a0-\u30ff]")
-TOPIC_MIN_TOKENS = 3
-"""Below this many words taken from the question, a claim is too short to say what it is about."""
-PROSE_MIN_TOKENS = 3
-"""Words besides its facts a text must hold to count as written in a language (``_prose``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +158,7 @@ def check_claim(
             towards its content words, never towards its facts or polarity.
         given: facts the claim may restate without the evidence holding them (``premises`` of the question).
         topic: the question the claim answers: the words the claim takes from it are what the claim is about, and
-            at least ``TOPIC_SHARE`` of them must be in the evidence (same language only).
+            at least ``claim_words.TOPIC_SHARE`` of them must be in the evidence (same language only).
         source: the cited text's file: the words of its name say which document the question is about, not what
             about, so they do not count as the claim's topic ("the LaTeX guide" of ``en_latex_usrguide.pdf``).
         lead_in: the sentence introducing a list the evidence starts in, when it stands before the evidence (a chunk
@@ -192,12 +175,12 @@ def check_claim(
         # must not give it for a sibling ("(13) DIVISION M.—Hamas …")
         asked = (f for f in facts_of(topic) if f.kind == "identifier")
         premised += tuple(f for f in asked if not any(same_fact(f, s) for s in stated))
-    anchors = [f for f in facts if _anchors(f)]
+    distinctive = [f for f in facts if anchors(f)]
     worded = f"{context} {claim}" if context else claim
     language = script_language(claim)
     claimed = claimed_terms(claim)
     # the words of the file's name say which document, not what of it: every passage of ptex_manual.pdf has "pTeX"
-    named = _name_tokens(source)
+    named = name_tokens(source)
     ranked: list[_Window] = []
     for window, full_reading, size, window_lead_in in windows(evidence, WINDOW_SENTENCES, lead_in):
         # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
@@ -212,9 +195,9 @@ def check_claim(
         share = support(worded, held, ignored=named) if reading else 0.0
         contrasted = contrasted_terms(claimed, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
-        # facts (``_anchors``) and polarity must carry the check; a claim without one is not verified
-        anchored = any(not _has_sibling(f, window_facts) for f in anchors)
-        other_language = anchored and script_language(reading) != language and _prose(reading, window_facts)
+        # facts (``claim_words.anchors``) and polarity must carry the check; a claim without one is not verified
+        anchored = any(not has_sibling(f, window_facts) for f in distinctive)
+        other_language = anchored and script_language(reading) != language and in_prose(reading, window_facts)
         needed = 0.0 if other_language else threshold
         # windows that hold every fact and enough words come first; among them a longer window must earn its
         # place, so the quote is the sentence itself rather than its neighbours too
@@ -232,9 +215,9 @@ def check_claim(
     across = script_language(best.evidence) != language
     conflict = polarity_conflict(claim, top.said, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
-    off_topic = _off_topic(claim, topic, top.held, source, premised) if topic and not across else ""
+    off_topic = about_elsewhere(claim, topic, top.held, source, premised) if topic and not across else ""
     reason = reason or off_topic or _contrast_reason(best_contrasted)
-    if not reason and topic and not across and (unsaid := _added_words_unsaid(claim, topic, top.held, premised)):
+    if not reason and topic and not across and (unsaid := added_words_unsaid(claim, topic, top.held, premised)):
         reason = "the cited text does not say " + unsaid
     if not reason and (bound := bound_elsewhere(facts, worded, best_reading)):
         reason = f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
@@ -293,88 +276,6 @@ def _asks(window: str) -> bool:
     """Whether a window holds a question: it asserts nothing, so it neither contradicts a claim nor agrees with one
     (a FAQ's "…OSSを配布していないという事になりますか?" is the asker's misconception)."""
     return any(is_question(window[start:end]) for start, end in sentence_spans(window))
-
-
-def _anchors(fact: Fact) -> bool:
-    """Whether a fact is distinctive enough to tie a claim to a sentence in another language: a date, time, version
-    or identifier, an amount with its unit, or a number of two digits or more ("32トラック" is "32 simultaneous
-    tracks"). A bare single digit is not: "チェック項目は3つ" is not about "3 Open Source Content Review"."""
-    if fact.kind != "number":
-        return fact.kind in ("date", "time", "version", "identifier")
-    return bool(fact.unit) or significant_digits(fact) >= 2
-
-
-def _has_sibling(fact: Fact, facts: Sequence[Fact]) -> bool:
-    """Whether ``facts`` hold another identifier of ``fact``'s family (its letters before the first digit): in
-    "“始め括弧類”の cl-1 から“縦中横中の文字”の cl-30 まで" each class code is bound to its own name, so cl-30 alone
-    does not tie "cl-30 is the opening brackets" to the sentence across languages."""
-    if fact.kind != "identifier" or not (family := _FAMILY.match(fact.value)):
-        return False
-    return any(
-        f.kind == "identifier" and f.value != fact.value and (m := _FAMILY.match(f.value)) and m[0] == family[0]
-        for f in facts
-    )
-
-
-def _prose(reading: str, facts: Sequence[Fact]) -> bool:
-    """Whether a text says something in words besides its facts: a line of code (")\\inhibitglue\\relax(") is in
-    no language, so it cannot stand for an English page under a Japanese claim."""
-    return len(words_besides(reading, facts)) >= PROSE_MIN_TOKENS
-
-
-def _name_tokens(source: str) -> set[str]:
-    """The content tokens of a file's name ("ptex", "manual" of ``ja_ptex_manual.pdf``)."""
-    return content_tokens(" ".join(name_pieces(source))) if source else set()
-
-
-def _off_topic(claim: str, topic: str, reading: str, source: str = "", premised: Sequence[Fact] = ()) -> str:
-    """Why the evidence is not about what the claim answers ("" when it is): fewer than ``TOPIC_SHARE`` of the
-    words the claim takes from the question (``topic``; single CJK characters, the words of the ``source`` file's
-    name and those of the names it restates as the asker's premises aside) are in it.
-
-    A premise names what the whole passage set is about, as a file name does: "the ban on ByteDance/TikTok apps
-    starts 270 days after enactment" rests on the section that defines the banned applications by a subsection
-    number, and the passage naming ByteDance and TikTok is another."""
-    named = _name_tokens(source) | content_tokens(" ".join(f.text for f in premised))
-    asked = {token for token in content_tokens(claim) & content_tokens(topic) if len(token) > 1} - named
-    if len(asked) < TOPIC_MIN_TOKENS:
-        return ""
-    absent = asked - content_tokens(reading)
-    if len(asked) - len(absent) >= TOPIC_SHARE * len(asked) - 1e-9:
-        return ""
-    return "the cited text is not about " + ", ".join(sorted(absent)[:4])
-
-
-def _added_words_unsaid(claim: str, topic: str, reading: str, premised: Sequence[Fact] = ()) -> str:
-    """The Japanese words the claim adds to the question (``topic``) that the evidence lacks, when fewer than
-    ``ADDED_WORDS_SHARE`` of them are in it ("" otherwise).
-
-    What a Japanese answer adds to the question is its answer, and a kanji name is no fact the checks compare
-    (``facts`` reads Latin-script names): "AQは東京都出身です" held enough of its words (AQ, 出身) in the record that
-    says "愛媛県松山市出身です" to be verified."""
-    named = content_tokens(" ".join(f.text for f in premised))
-    known, read = content_tokens(topic) | named, content_tokens(reading)
-    added = {token for token in content_tokens(claim) - known if len(token) > 1 and _JAPANESE_TOKEN.search(token)}
-    added -= _junctions(claim, known | read) - read
-    if len(added) < ADDED_MIN_TOKENS:
-        return ""
-    absent = added - read
-    if len(added) - len(absent) >= ADDED_WORDS_SHARE * len(added):
-        return ""
-    return ", ".join(sorted(absent)[:4])
-
-
-def _junctions(claim: str, known: set[str]) -> set[str]:
-    """The kanji pairs of ``claim`` that join two ``known`` words and are no word of their own: "月有" of
-    "18 か月有効" where か月 (a lone 月) and 有効 are known."""
-    found: set[str] = set()
-    for run in _KANJI_RUN.findall(claim):
-        for i in range(len(run) - 1):
-            left = run[i - 1 : i + 1] if i > 0 else run[i]
-            right = run[i + 1 : i + 3] if i + 2 < len(run) else run[i + 1]
-            if left in known and right in known:
-                found.add(run[i : i + 2])
-    return found
 
 
 def _contrast_reason(contrasted: list[tuple[str, str]]) -> str:

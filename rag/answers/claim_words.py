@@ -1,0 +1,118 @@
+"""What a claim's words must find in its evidence besides its facts: the words it takes from the question (what it
+is about), the Japanese words it adds to the question (its answer), and, across languages, one fact distinctive
+enough to tie it to a sentence it shares no word with.
+
+``rag.answers.claims`` asks these of the window a claim is checked against; each gives the reason a claim fails, or
+"" when it holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rag.answers.facts import Fact, significant_digits, words_besides
+from rag.answers.faithfulness import content_tokens
+from rag.retrieval.named_sources import name_pieces
+
+TOPIC_SHARE = 1 / 3
+"""Share of the words a claim takes from the question that its evidence must hold at least: a sentence about case
+changing does not support "\\MakeUppercase changes the page margins", however many other words they share. On the
+recorded replies of the realdocs golden run (``bench/answers_replay.py``) the two claims shown as verified about
+something no document says held 0/7 and 2/7 of them; correct claims held 3/9 (a question naming its document) and
+more."""
+ADDED_WORDS_SHARE = 0.5
+"""Share of the Japanese words a claim adds to the question that its evidence must hold (``added_words_unsaid``)."""
+ADDED_MIN_TOKENS = 1
+"""Added words (kanji pairs, katakana words) a claim must have for ``added_words_unsaid`` to judge it: one will do
+("縦持ち" is the whole answer of "データを縦持ち形式に"); a lone kanji is a counter or an ending ("30個")."""
+_KANJI_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]+")
+_FAMILY = re.compile(r"[A-Za-z][A-Za-z.\s-]*?(?=[\s-]?(?:\d|[ivx]+\b))")
+"""An identifier's family: the letters before its number ("cl" of cl-30, "L" of L3-01, "H.R." of H.R. 815)."""
+_JAPANESE_TOKEN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u30a0-\u30ff]")
+TOPIC_MIN_TOKENS = 3
+"""Below this many words taken from the question, a claim is too short to say what it is about."""
+PROSE_MIN_TOKENS = 3
+"""Words besides its facts a text must hold to count as written in a language (``in_prose``)."""
+
+
+def anchors(fact: Fact) -> bool:
+    """Whether a fact is distinctive enough to tie a claim to a sentence in another language: a date, time, version
+    or identifier, an amount with its unit, or a number of two digits or more ("32トラック" is "32 simultaneous
+    tracks"). A bare single digit is not: "チェック項目は3つ" is not about "3 Open Source Content Review"."""
+    if fact.kind != "number":
+        return fact.kind in ("date", "time", "version", "identifier")
+    return bool(fact.unit) or significant_digits(fact) >= 2
+
+
+def has_sibling(fact: Fact, facts: Sequence[Fact]) -> bool:
+    """Whether ``facts`` hold another identifier of ``fact``'s family (its letters before the first digit): in
+    "“始め括弧類”の cl-1 から“縦中横中の文字”の cl-30 まで" each class code is bound to its own name, so cl-30 alone
+    does not tie "cl-30 is the opening brackets" to the sentence across languages."""
+    if fact.kind != "identifier" or not (family := _FAMILY.match(fact.value)):
+        return False
+    return any(
+        f.kind == "identifier" and f.value != fact.value and (m := _FAMILY.match(f.value)) and m[0] == family[0]
+        for f in facts
+    )
+
+
+def in_prose(reading: str, facts: Sequence[Fact]) -> bool:
+    """Whether a text says something in words besides its facts: a line of code (")\\inhibitglue\\relax(") is in
+    no language, so it cannot stand for an English page under a Japanese claim."""
+    return len(words_besides(reading, facts)) >= PROSE_MIN_TOKENS
+
+
+def name_tokens(source: str) -> set[str]:
+    """The content tokens of a file's name ("ptex", "manual" of ``ja_ptex_manual.pdf``)."""
+    return content_tokens(" ".join(name_pieces(source))) if source else set()
+
+
+def about_elsewhere(claim: str, topic: str, reading: str, source: str = "", premised: Sequence[Fact] = ()) -> str:
+    """Why the evidence is not about what the claim answers ("" when it is): fewer than ``TOPIC_SHARE`` of the
+    words the claim takes from the question (``topic``; single CJK characters, the words of the ``source`` file's
+    name and those of the names it restates as the asker's premises aside) are in it.
+
+    A premise names what the whole passage set is about, as a file name does: "the ban on ByteDance/TikTok apps
+    starts 270 days after enactment" rests on the section that defines the banned applications by a subsection
+    number, and the passage naming ByteDance and TikTok is another."""
+    named = name_tokens(source) | content_tokens(" ".join(f.text for f in premised))
+    asked = {token for token in content_tokens(claim) & content_tokens(topic) if len(token) > 1} - named
+    if len(asked) < TOPIC_MIN_TOKENS:
+        return ""
+    absent = asked - content_tokens(reading)
+    if len(asked) - len(absent) >= TOPIC_SHARE * len(asked) - 1e-9:
+        return ""
+    return "the cited text is not about " + ", ".join(sorted(absent)[:4])
+
+
+def added_words_unsaid(claim: str, topic: str, reading: str, premised: Sequence[Fact] = ()) -> str:
+    """The Japanese words the claim adds to the question (``topic``) that the evidence lacks, when fewer than
+    ``ADDED_WORDS_SHARE`` of them are in it ("" otherwise).
+
+    What a Japanese answer adds to the question is its answer, and a kanji name is no fact the checks compare
+    (``facts`` reads Latin-script names): "AQは東京都出身です" held enough of its words (AQ, 出身) in the record that
+    says "愛媛県松山市出身です" to be verified."""
+    named = content_tokens(" ".join(f.text for f in premised))
+    known, read = content_tokens(topic) | named, content_tokens(reading)
+    added = {token for token in content_tokens(claim) - known if len(token) > 1 and _JAPANESE_TOKEN.search(token)}
+    added -= _junctions(claim, known | read) - read
+    if len(added) < ADDED_MIN_TOKENS:
+        return ""
+    absent = added - read
+    if len(added) - len(absent) >= ADDED_WORDS_SHARE * len(added):
+        return ""
+    return ", ".join(sorted(absent)[:4])
+
+
+def _junctions(claim: str, known: set[str]) -> set[str]:
+    """The kanji pairs of ``claim`` that join two ``known`` words and are no word of their own: "月有" of
+    "18 か月有効" where か月 (a lone 月) and 有効 are known."""
+    found: set[str] = set()
+    for run in _KANJI_RUN.findall(claim):
+        for i in range(len(run) - 1):
+            left = run[i - 1 : i + 1] if i > 0 else run[i]
+            right = run[i + 1 : i + 3] if i + 2 < len(run) else run[i + 1]
+            if left in known and right in known:
+                found.add(run[i : i + 2])
+    return found
