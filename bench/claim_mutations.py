@@ -32,8 +32,6 @@ from rag.quiz.perturbation import perturb  # noqa: E402
 from rag.service import RagService  # noqa: E402
 from rag.settings import Settings  # noqa: E402
 
-SUPPORTED = ("verified", "reattributed")
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -64,7 +62,7 @@ def main() -> None:
             continue
         texts = [p.chunk.text for p in draft.passages]
         for claim in draft.finish().claims:
-            if claim.status not in SUPPORTED or not claim.cited:
+            if not claim.supported or not claim.cited:
                 continue
             claims += 1
             mutants = {
@@ -78,7 +76,7 @@ def main() -> None:
                     f"{statement} [{claim.cited[0]}]", draft.query, draft.passages, service.sentence_relevance
                 )
                 verdict = checked.claims[0] if checked.claims else None
-                if verdict is not None and verdict.status in SUPPORTED:
+                if verdict is not None and verdict.supported:
                     survived[kind] += 1
                     quote = next((c.quote for c in checked.citations), "")
                     survivors.append(

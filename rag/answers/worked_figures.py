@@ -70,7 +70,7 @@ def worked_difference(question: str, claims: Sequence[ClaimVerdict], language: L
 
 def _supported_numbers(claims: Sequence[ClaimVerdict]) -> list[tuple[Fact, tuple[int, ...]]]:
     """The numbers the answer's supported claims state, each with the passages its claim cites."""
-    supported = (c for c in claims if c.status in ("verified", "reattributed"))
+    supported = (c for c in claims if c.supported)
     return [(f, claim.cited) for claim in supported for f in facts_of(claim.sentence) if f.kind == "number"]
 
 

@@ -176,7 +176,7 @@ def _answer_one(service: AnsweringService, question: GoldenQuestion) -> dict[str
         "reply": draft.reply,
         "llm_error": answer.llm_error or None,
         "claims_checked": len(judged),
-        "claims_supported": sum(c.status in ("verified", "reattributed") for c in judged),
+        "claims_supported": sum(c.supported for c in judged),
         "citations_valid": sum(valid),
         "verified_with_unsupported_fact": _shown_but_unsupported(answer, draft.query),
         "top_sources": list(dict.fromkeys(e.source for e in answer.evidence))[:3],
@@ -204,7 +204,7 @@ def _shown_but_unsupported(answer: Answer, question: str) -> int:
     given = premises(question, [e.text for e in answer.evidence], [e.source for e in answer.evidence])
     count = 0
     for claim in answer.claims:
-        if claim.status not in ("verified", "reattributed"):
+        if not claim.supported:
             continue
         cited = [quote for n in claim.cited for quote in quotes.get(n, ())]
         # a sentence joining two passages' facts ("…270 days…, while … within 165 days") holds by its quotes together

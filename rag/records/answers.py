@@ -71,6 +71,11 @@ class ClaimVerdict:
     cited: tuple[int, ...] = ()
     reason: str = ""
 
+    @property
+    def supported(self) -> bool:
+        """Whether a passage supports the sentence: the one it cites, or the one it was moved to."""
+        return self.status in ("verified", "reattributed")
+
 
 @dataclass(frozen=True, slots=True)
 class Answer:
