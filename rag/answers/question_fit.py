@@ -16,6 +16,7 @@ from rag.answers.loanwords import heard_in
 from rag.answers.polarity import word_stem
 from rag.answers.prompts import detect_language
 from rag.answers.replies import asked_verb, says_word, stance
+from rag.answers.worked_figures import asks_count
 
 SHORT_CLAIM_TOKENS = 3
 """A claim with fewer content words ("1954年です") is read together with the question for its wording."""
@@ -26,6 +27,19 @@ RESTATED_SHARE = 0.6
 RESTATES_ONLY_REASON = "it restates the question without answering it"
 
 _KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
+_NONE = re.compile(r"\b(?:no|none|nobody|zero|neither)\b|ゼロ|いない|いません|ない|ません|なし|無し", re.IGNORECASE)
+"""Words by which an answer says there are none: a count too."""
+NO_COUNT_REASON = "the question asks how many, and the answer gives no number"
+
+
+def count_unsaid(answer: str, question: str) -> bool:
+    """Whether ``answer`` leaves unsaid the count a "how many" question asks for: no number, and no word saying
+    there are none, in any of its sentences. Asked how many Toshiba employees attended the 2018-06-13 meeting, the
+    model answered "Shane Coughlan attended the meeting", which the attendee list supports and which answers
+    nothing."""
+    if not asks_count(question):
+        return False
+    return not any(f.kind == "number" for f in facts_of(answer)) and not _NONE.search(answer)
 
 
 def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck], *, moved: bool = False) -> str:

@@ -29,8 +29,10 @@ from rag.answers.faithfulness import (
 )
 from rag.answers.premises import premises
 from rag.answers.question_fit import (
+    NO_COUNT_REASON,
     RESTATES_ONLY_REASON,
     adds_nothing,
+    count_unsaid,
     is_claim,
     reading_context,
     restates,
@@ -127,6 +129,7 @@ def check_answer(
     contradiction: Contradiction | None = None
     main: ClaimVerdict | None = None  # the first claim, unless it is a bare yes or no that no passage decides
     bare: ClaimVerdict | None = None  # that bare yes or no: a later claim replaces it only if it says the verb asked
+    uncounted = count_unsaid(strip_markers(answer), question)
     cursor = 0
     for start, end in closed_sentence_spans(answer):
         sentence = answer[start:end]
@@ -153,6 +156,9 @@ def check_answer(
         moved_here = verdict.status == "reattributed"
         if verdict.status != "unsupported" and (verb := verb_unsaid(plain, question, checks, moved=moved_here)):
             verdict = ClaimVerdict(plain, "unsupported", (), NO_VERB_REASON.format(verb))
+            marked, supports = _with_marker(sentence, None), []
+        if verdict.status != "unsupported" and main is None and uncounted:
+            verdict = ClaimVerdict(plain, "unsupported", (), NO_COUNT_REASON)  # true, maybe, and no answer
             marked, supports = _with_marker(sentence, None), []
         denied_by_itself: Contradiction | None = None
         if verdict.status != "unsupported" and denies_what_it_affirms(plain, question):

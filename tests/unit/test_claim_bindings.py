@@ -10,6 +10,7 @@ from rag.answers.citations import Passage
 from rag.answers.claims import check_claim
 from rag.answers.contrast import alone_among_others, any_against_exclusive
 from rag.answers.facts import fact_found, facts_of
+from rag.answers.question_fit import NO_COUNT_REASON
 from rag.answers.verification import check_answer
 from rag.models.embedding import Embedder
 
@@ -546,3 +547,16 @@ def test_a_single_word_the_rule_does_not_state_is_not_verified() -> None:
     claim = "OpenChain仕様の適合認証は、取得してから18 か月有効です[1]。"
     kept = check_answer(claim, question, [Passage(1, spec, spec.text)])
     assert not kept.main_claim_failed
+
+
+@needs_realdocs
+def test_a_true_sentence_that_gives_no_count_does_not_answer_how_many() -> None:
+    """Asked how many Toshiba employees attended the 2018-06-13 meeting, the model answered "Shane Coughlan attended
+    the meeting": the attendee list supports it, and it answers nothing. It was shown as the verified answer."""
+    minutes = chunk_with("ja_openchain_jwg_minutes_20180613.pdf", "Shane Coughlan – LF", "Hiroshi Nozue – Toshiba")
+    question = "How many Toshiba employees attended the 2018-06-13 OpenChain Japan WG meeting?"
+    passages = [Passage(1, minutes, minutes.text)]
+    uncounted = check_answer("Shane Coughlan attended the meeting [1].", question, passages)
+    assert uncounted.main_claim_failed and uncounted.claims[0].reason == NO_COUNT_REASON
+    counted = check_answer("One Toshiba employee attended: Hiroshi Nozue [1].", question, passages)
+    assert counted.claims[0].reason != NO_COUNT_REASON
