@@ -21,6 +21,8 @@ BINDING_MARGIN = 2
 """Words of the claim a sibling fact's clause must share beyond the claimed fact's for the fact to count as given
 for something else (``bound_elsewhere``)."""
 
+PARALLEL_ROW_MIN = 3
+"""Identifiers side by side that make a line a row of parallel values (``_in_parallel_row``)."""
 _CLAUSE_END = re.compile(r"[、，；;]|,\s")
 _COPIED_CLAUSE_END = re.compile(r"[、，；;]|,(?!\d{3})|(?=[(（])")
 """Where a clause of a copied sentence ends: also at a comma without a space ("…であるが,p3.8.2 までは") and where an
@@ -175,12 +177,14 @@ def paired_respectively(facts: Sequence[Fact], reading: str) -> tuple[Fact, Fact
     "上記のうち,1 と2 についてはそれぞれ\\kanjiskip, \\xkanjiskip というパラメータを設けている." says which
     parameter goes with which item of a list above it, and the claim restating item 2's words with \\kanjiskip holds
     all its words: only the list, not this sentence, tells the two apart. Where another sentence of the evidence holds
-    the fact too, that one may say it plainly.
+    the fact too, that one may say it plainly. A table row read out of a PDF without its columns is such a list
+    (``_in_parallel_row``): "命令\\yoko \\tate \\dtou —" under "横組縦組DtoU 方向…" does not say which command sets
+    縦組.
     """
     sentences = [reading[start:end] for start, end in sentence_spans(reading)]
     for fact in facts:
         holding = [s for s in sentences if fact_found(fact, facts_of(s), plain_text(s))]
-        if not holding or not all(_RESPECTIVELY.search(s) for s in holding):
+        if not holding or not all(_RESPECTIVELY.search(s) or _in_parallel_row(fact, s) for s in holding):
             continue
         for sentence in holding:
             sibling = next(
@@ -196,6 +200,20 @@ def paired_respectively(facts: Sequence[Fact], reading: str) -> tuple[Fact, Fact
             if sibling is not None:
                 return fact, sibling
     return None
+
+
+def _in_parallel_row(fact: Fact, sentence: str) -> bool:
+    """Whether every line of ``sentence`` that holds ``fact`` is a row of identifiers and nothing else but a label:
+    at least ``PARALLEL_ROW_MIN`` identifiers, no other fact and at most one other word ("命令\\yoko \\tate
+    \\dtou —"), what a table row becomes when its columns are lost."""
+    rows = []
+    for line in sentence.splitlines():
+        found = facts_of(line)
+        if fact_found(fact, found, plain_text(line)):
+            identifiers = [f for f in found if f.kind == "identifier"]
+            only = len(identifiers) == len(found) and len(words_besides(line, found)) <= 1
+            rows.append(only and len(identifiers) >= PARALLEL_ROW_MIN)
+    return bool(rows) and all(rows)
 
 
 def about_another(premise: Fact, window_facts: tuple[Fact, ...], reading: str) -> bool:

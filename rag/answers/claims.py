@@ -238,7 +238,7 @@ def check_claim(
     if not reason and (paired := paired_respectively(facts, best_reading)):
         reason = (
             f"the cited text pairs {paired[0].text} and {paired[1].text} with things it lists elsewhere "
-            "('respectively'); it does not say which is which here"
+            "('respectively', or a table row without its columns); it does not say which is which here"
         )
     if not reason and (past := former_state(claim, best.evidence)):
         reason = f"the cited text describes a former state ({past}); the claim states it as current"

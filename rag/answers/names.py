@@ -19,11 +19,12 @@ def overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
 CODE = re.compile(
     r"\b(?:[A-Z]{1,2}\.){1,3}\s?\d+(?!\d|\.\d)"  # designations: H.R. 815, S. 1 (also before Japanese: H.R. 815は)
     r"|\b[A-Z]{1,3}\d+(?:-\d+)+(?![\d-])"  # rule and item codes: L3-01, R2-1-4
-    r"|\b[A-Za-z]{2,4}-(?:\d{1,4}|[ivx]{1,5})\b(?![-.]?\d)",  # class and encoding codes: cl-03, cl-xii, UTF-8
+    r"|\b[A-Za-z]{2,4}-(?:\d{1,4}|[ivx]{1,5})\b(?![-.]?\d)"  # class and encoding codes: cl-03, cl-xii, UTF-8
+    r"|\b0[xX][0-9A-Fa-f]+\b|\bU\+[0-9A-Fa-f]{4,6}\b",  # hexadecimal values and code points: 0x2E7F, U+2E80
     re.ASCII,  # a word boundary against ASCII only: "ルールのL3-09では" holds L3-09 (の and で are letters to Unicode)
 )
-"""Codes that hold digits: read as one identifier before any number is, so "L3-01" is no count of 1 and "cl-11"
-(a character class) no count of 11."""
+"""Codes that hold digits: read as one identifier before any number is, so "L3-01" is no count of 1, "cl-11" (a
+character class) no count of 11, and "0x10FFFF" no 0."""
 LETTER_DESIGNATION = re.compile(
     r"\b((?i:division|subtitle|title|part|appendix|annex|schedule|chapter|exhibit|article))\s+([A-Z]{1,3})\b(?!-)",
     re.ASCII,

@@ -98,3 +98,31 @@ def test_one_code_of_a_sentence_naming_several_does_not_tie_an_english_claim_to_
     question = "In JLReq, is character class cl-30 the opening brackets?"
     claim = "Yes, in JLReq, character class cl-30 is the opening brackets."
     assert not _verified(claim, question, "ja_w3c_jlreq_line_composition.html", "cl-30 まで")
+
+
+@needs_realdocs
+def test_a_hexadecimal_value_is_a_fact_and_a_row_of_commands_without_its_columns_binds_none() -> None:
+    """Two wrong answers of a live probe were shown as verified. "上限は0x10FFFF" read as the number 0, so nothing
+    tied it to the sentence it cited; and "縦組を指定する命令は \\dtou" cited table 3 of the pTeX manual, read out of
+    the PDF as "横組縦組DtoU 方向…" over "命令\\yoko \\tate \\dtou —", which holds every word and no column."""
+    assert [(f.kind, f.value) for f in facts_of("最大値は0x2E7F, U+2E80 以上")] == [
+        ("identifier", "0x2E7F"),
+        ("identifier", "U+2E80"),
+    ]
+    question = "upTeXで欧文文字として扱うUnicodeの上限はどこまでですか？"
+    ascii_sentence = "0–127 の7 ビットASCII 文字集"
+    assert not _verified(
+        "upTEXで欧文文字として扱うUnicodeの上限は0x10FFFFです。", question, "ja_ptex_manual.pdf", ascii_sentence
+    )
+    question = "pTeXで縦組を指定する命令は何ですか？"
+    table = "命令\\yoko \\tate \\dtou"
+    for command in ("\\dtou", "\\tate"):  # the row says neither: only its lost columns did
+        assert not _verified(f"pTeXで縦組を指定する命令は {command} です。", question, "ja_ptex_manual.pdf", table)
+
+
+@needs_realdocs
+def test_a_value_asked_with_ikutsu_is_an_answer_to_it() -> None:
+    """ "最大値はいくつですか" asks for a value, not a count: "…最大値は0x2E7Fとします" answers it."""
+    question = "upTeXで\\catcodeが扱う欧文文字コードの最大値はいくつですか？"
+    claim = "upTEXで\\catcodeが扱う欧文文字コードの最大値は0x2E7Fとします。"
+    assert _verified(claim, question, "ja_ptex_manual.pdf", "欧文文字コードの最大値は0x2E7F")
