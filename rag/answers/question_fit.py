@@ -35,9 +35,8 @@ NO_COUNT_REASON = "the question asks how many, and the answer gives no number"
 def count_unsaid(answer: str, question: str) -> bool:
     """Whether ``answer`` leaves unsaid the count a "how many" question asks for: no figure (a number, or a code
     holding digits: "いくつ" also asks for a value such as 0x2E7F), and no word saying there are none, in any of its
-    sentences. Asked how many Toshiba employees attended the 2018-06-13 meeting, the
-    model answered "Shane Coughlan attended the meeting", which the attendee list supports and which answers
-    nothing."""
+    sentences. Asked how many Toshiba employees attended the 2018-06-13 meeting, the model answered "Shane Coughlan
+    attended the meeting", which the attendee list supports and which answers nothing."""
     if not asks_count(question):
         return False
     figures = [f for f in facts_of(answer) if f.kind != "name" and any(c.isdigit() for c in f.value)]
