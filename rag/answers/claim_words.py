@@ -36,7 +36,7 @@ PROSE_MIN_TOKENS = 3
 """Words besides its facts a text must hold to count as written in a language (``in_prose``)."""
 
 
-def anchors(fact: Fact) -> bool:
+def is_anchor(fact: Fact) -> bool:
     """Whether a fact is distinctive enough to tie a claim to a sentence in another language: a date, time, version
     or identifier, an amount with its unit, or a number of two digits or more ("32トラック" is "32 simultaneous
     tracks"). A bare single digit is not: "チェック項目は3つ" is not about "3 Open Source Content Review"."""

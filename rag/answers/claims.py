@@ -39,7 +39,7 @@ from rag.answers.bindings import (
     paired_respectively,
     said_of_sibling,
 )
-from rag.answers.claim_words import about_elsewhere, added_words_unsaid, anchors, has_sibling, in_prose, name_tokens
+from rag.answers.claim_words import about_elsewhere, added_words_unsaid, has_sibling, in_prose, is_anchor, name_tokens
 from rag.answers.contrast import (
     alone_among_others,
     any_against_exclusive,
@@ -175,7 +175,7 @@ def check_claim(
         # must not give it for a sibling ("(13) DIVISION M.—Hamas …")
         asked = (f for f in facts_of(topic) if f.kind == "identifier")
         premised += tuple(f for f in asked if not any(same_fact(f, s) for s in stated))
-    distinctive = [f for f in facts if anchors(f)]
+    distinctive = [f for f in facts if is_anchor(f)]
     worded = f"{context} {claim}" if context else claim
     language = script_language(claim)
     claimed = claimed_terms(claim)
@@ -195,7 +195,7 @@ def check_claim(
         share = support(worded, held, ignored=named) if reading else 0.0
         contrasted = contrasted_terms(claimed, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
-        # facts (``claim_words.anchors``) and polarity must carry the check; a claim without one is not verified
+        # facts (``claim_words.is_anchor``) and polarity must carry the check; a claim without one is not verified
         anchored = any(not has_sibling(f, window_facts) for f in distinctive)
         other_language = anchored and script_language(reading) != language and in_prose(reading, window_facts)
         needed = 0.0 if other_language else threshold

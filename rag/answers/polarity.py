@@ -57,10 +57,12 @@ def bound_reversed(claim: str, evidence: str) -> tuple[str, str] | None:
     above, below = bounded_above(evidence), bounded_below(evidence)
     numbers = {n.replace(",", "") for n in re.findall(_NUMBER, plain_text(claim))}
     floor, ceiling = bool(_FLOOR.search(claim)), bool(_CEILING.search(claim))
-    claimed_below = bounded_below(claim) | (numbers if floor and not ceiling else set())
+    stated_below = bounded_below(claim)
+    claimed_below = stated_below | (numbers if floor and not ceiling else set())
     claimed_above = bounded_above(claim) | (numbers if ceiling and not floor else set())
     if flipped := claimed_below & (above - below):
-        return f"more than {min(flipped)}", f"at most {min(flipped)}"
+        number = min(flipped)
+        return f"{'more than' if number in stated_below else 'at least'} {number}", f"at most {number}"
     if flipped := claimed_above & (below - above):
         return f"at most {min(flipped)}", f"more than {min(flipped)}"
     return None
