@@ -58,6 +58,16 @@ class ReplayBackend:
         return max(found, key=len)
 
 
+def recorded_run(path: Path) -> tuple[dict[str, Any], dict[str, str]]:
+    """A recorded run (its ``summary`` and ``per_query`` rows) and each question's reply as the model wrote it."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    recorded = data[0] if isinstance(data, list) else data
+    replies = {
+        row["question"]: row.get("reply") or row.get("model_answer") or row["answer"] for row in recorded["per_query"]
+    }
+    return recorded, replies
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -67,10 +77,8 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None, help="also write the replayed answers to this file")
     args = parser.parse_args()
 
-    data = json.loads(args.run.read_text(encoding="utf-8"))
-    recorded = data[0] if isinstance(data, list) else data
+    recorded, replies = recorded_run(args.run)
     before = {row["id"]: row for row in recorded["per_query"]}
-    replies = {row["question"]: row.get("reply") or row.get("model_answer") or row["answer"] for row in before.values()}
     storage, models = ROOT / "storage" / "bench" / "realdocs", ROOT / "storage" / "models"
     settings = Settings.from_env(storage_dir=storage, model_dir=models)
     backend = ReplayBackend(settings.llm_backend, replies)

@@ -16,7 +16,6 @@ A mutant may be true by chance (a swapped name the passage gives for the same th
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from collections import Counter
@@ -26,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.answers_replay import ReplayBackend  # noqa: E402
+from bench.answers_replay import ReplayBackend, recorded_run  # noqa: E402
 from rag.answers.verification import check_answer  # noqa: E402
 from rag.quiz.perturbation import perturb  # noqa: E402
 from rag.service import RagService  # noqa: E402
@@ -42,9 +41,8 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    data = json.loads(args.run.read_text(encoding="utf-8"))
-    rows = (data[0] if isinstance(data, list) else data)["per_query"]
-    replies = {row["question"]: row.get("reply") or row.get("model_answer") or row["answer"] for row in rows}
+    recorded, replies = recorded_run(args.run)
+    rows = recorded["per_query"]
     settings = Settings.from_env(
         storage_dir=ROOT / "storage" / "bench" / "realdocs",
         model_dir=ROOT / "storage" / "models",

@@ -188,7 +188,8 @@ def check_claim(
         window_facts = facts_of(reading)
         # in one language, a word the reading writes in the other script (ペルソナ / "persona") is a word it holds;
         # across languages words do not carry a check (a katakana クラス is no evidence of "class" being said)
-        heard = heard_in(worded, reading) if script_language(reading) == language else []
+        reading_language = script_language(reading)
+        heard = heard_in(worded, reading) if reading_language == language else []
         held = "\n".join([reading, *heard])
         missing = tuple(f for f in facts if not fact_found(f, window_facts, plain_text(held)))
         missing += tuple(f for f in premised if about_another(f, window_facts, reading))
@@ -197,7 +198,7 @@ def check_claim(
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
         # facts (``claim_words.is_anchor``) and polarity must carry the check; a claim without one is not verified
         anchored = any(not has_sibling(f, window_facts) for f in distinctive)
-        other_language = anchored and script_language(reading) != language and in_prose(reading, window_facts)
+        other_language = anchored and reading_language != language and in_prose(reading, window_facts)
         needed = 0.0 if other_language else threshold
         # windows that hold every fact and enough words come first; among them a longer window must earn its
         # place, so the quote is the sentence itself rather than its neighbours too

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 MIN_KATAKANA_CHARS = 3
 """Katakana runs shorter than this (ルビ, セル) are not matched: too many English words sound like them."""
@@ -80,7 +81,8 @@ def _phonetic(spelling: str) -> str:
     return re.sub(r"w(?=[^aeiou]|$)", "", s)  # "ew" of "Newton" is a vowel
 
 
-def _english(word: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def _english(word: str) -> tuple[str, ...]:
     """An English word's phonetic spellings: with its r, and without the r Japanese leaves silent (server, サーバー)."""
     s = word.lower()
     s = s.replace("tion", "shon").replace("sion", "shon")
@@ -90,7 +92,14 @@ def _english(word: str) -> list[str]:
     s = re.sub(r"y(?=[^aeiou]|$)", "i", s)
     spoken = _phonetic(s)
     silent_r = re.sub(r"(?<=[aeiou])r(?=[^aeiou]|$)", "", spoken)
-    return [spoken] if silent_r == spoken else [spoken, silent_r]
+    return (spoken,) if silent_r == spoken else (spoken, silent_r)
+
+
+@lru_cache(maxsize=4096)
+def _heard(katakana: str) -> str:
+    """A katakana word's phonetic spelling (``_phonetic`` of its romaji), read once for every word it is compared
+    with: each window of each passage is compared with the same claim."""
+    return _phonetic(romanize(katakana))
 
 
 def _consonants(spelling: str) -> str:
@@ -101,7 +110,7 @@ def sounds_alike(latin: str, katakana: str) -> bool:
     """Whether a katakana word renders a Latin-script word: persona / ペルソナ, Italy / イタリア, chat / チャット."""
     if len(latin) < MIN_LATIN_CHARS or len(katakana) < MIN_KATAKANA_CHARS:
         return False
-    heard = _phonetic(romanize(katakana))
+    heard = _heard(katakana)
     for spoken in _english(latin):
         if len(_consonants(spoken)) < 2 or _consonants(spoken) != _consonants(heard):
             continue
