@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from rag.answers.facts import Fact, significant_digits, words_besides
-from rag.answers.faithfulness import content_tokens
+from rag.answers.faithfulness import content_tokens, is_katakana, run_tokens, script_runs
 from rag.retrieval.named_sources import name_pieces
 
 TOPIC_SHARE = 1 / 3
@@ -92,17 +92,43 @@ def added_words_unsaid(claim: str, topic: str, reading: str, premised: Sequence[
 
     What a Japanese answer adds to the question is its answer, and a kanji name is no fact the checks compare
     (``facts`` reads Latin-script names): "AQは東京都出身です" held enough of its words (AQ, 出身) in the record that
-    says "愛媛県松山市出身です" to be verified."""
+    says "愛媛県松山市出身です" to be verified. Words are counted as words (``_added_words``), not as character
+    pairs: the one katakana word ライセンス must not outweigh 使用, 許可, 基準 and 選択 beside it."""
     named = content_tokens(" ".join(f.text for f in premised))
     known, read = content_tokens(topic) | named, content_tokens(reading)
-    added = {token for token in content_tokens(claim) - known if len(token) > 1 and _JAPANESE_TOKEN.search(token)}
-    added -= _junctions(claim, known | read) - read
+    joins = _junctions(claim, known | read) - read
+    added = [(text, tokens) for text, tokens in _added_words(claim, known) if not tokens <= joins]
     if len(added) < ADDED_MIN_TOKENS:
         return ""
-    absent = added - read
+    absent = [text for text, tokens in added if len(tokens & read) < ADDED_WORDS_SHARE * len(tokens)]
     if len(added) - len(absent) >= ADDED_WORDS_SHARE * len(added):
         return ""
     return ", ".join(sorted(absent)[:4])
+
+
+def _added_words(claim: str, known: set[str]) -> list[tuple[str, frozenset[str]]]:
+    """The kanji and katakana words ``claim`` adds to the ``known`` tokens, each with its tokens: a kanji pair is a
+    word (a lone kanji is a counter or an ending); in a katakana run, the unknown tokens in a row are one word
+    (ライセンス of オープンソースライセンス when オープンソース is known), unless they only join two known words."""
+    words: list[tuple[str, frozenset[str]]] = []
+    for run in script_runs(claim):
+        if len(run) < 2 or not _JAPANESE_TOKEN.match(run):
+            continue
+        tokens = run_tokens(run)
+        if not is_katakana(run):
+            words += [(token, frozenset({token})) for token in tokens if token not in known]
+            continue
+        start = None
+        for i, token in enumerate([*tokens, ""]):  # "" closes the last stretch
+            if token and token not in known:
+                start = i if start is None else start
+            elif start is not None:
+                # the characters of the stretch not in a known neighbour; none: a pair joining two known words
+                text = run[start + (start > 0) : i + (i == len(tokens))]
+                if text:
+                    words.append((text, frozenset(tokens[start:i])))
+                start = None
+    return words
 
 
 def _junctions(claim: str, known: set[str]) -> set[str]:

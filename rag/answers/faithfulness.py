@@ -91,20 +91,35 @@ def content_tokens(text: str) -> set[str]:
     tokens: set[str] = set()
     hiragana: set[str] = set()
     for run in _SCRIPT_RUN.findall(text):
-        if len(run) == 1:
-            bigrams = {run}
-        elif len(run) <= SHORT_KATAKANA_WORD and _KATAKANA_RUN.fullmatch(run):
-            # a short katakana word is one word: モード and コード share no part; it weighs what its bigrams did
-            bigrams = {f"{run}#{i}" for i in range(len(run) - 1)}
-        else:
-            bigrams = {run[i : i + 2] for i in range(len(run) - 1)}
-        (hiragana if _HIRAGANA_RUN.fullmatch(run) else tokens).update(bigrams)
+        (hiragana if _HIRAGANA_RUN.fullmatch(run) else tokens).update(run_tokens(run))
     for word in _LATIN_WORD.findall(_CJK_RUN.sub(" ", text)):
         word = word.removesuffix("'s")  # "the bill's enactment" is about the bill
         if word in _STOP_WORDS or (len(word) < 2 and not word.isdigit()):
             continue
         tokens.add(word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word)
     return tokens or hiragana  # particles and endings count only in a text that has nothing else
+
+
+def script_runs(text: str) -> list[str]:
+    """The runs of one CJK script (kanji, katakana, hiragana) in ``text``, in order, as ``content_tokens`` reads
+    them (normalized, citation markers left out)."""
+    return _SCRIPT_RUN.findall(_MARKER.sub(" ", normalize(text).lower()))
+
+
+def run_tokens(run: str) -> list[str]:
+    """The content tokens of one script run, in order: its character bigrams (a lone character is its own token);
+    a short katakana word is one word, so its tokens match only the same word (モード and コード share no part)
+    while weighing what its bigrams did."""
+    if len(run) == 1:
+        return [run]
+    if len(run) <= SHORT_KATAKANA_WORD and _KATAKANA_RUN.fullmatch(run):
+        return [f"{run}#{i}" for i in range(len(run) - 1)]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def is_katakana(run: str) -> bool:
+    """Whether a script run (``script_runs``) is katakana."""
+    return bool(_KATAKANA_RUN.fullmatch(run))
 
 
 def support(claim: str, evidence: str, *, ignored: Set[str] = frozenset()) -> float:

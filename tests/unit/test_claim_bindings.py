@@ -550,6 +550,24 @@ def test_a_single_word_the_rule_does_not_state_is_not_verified() -> None:
 
 
 @needs_realdocs
+def test_one_long_katakana_word_does_not_outweigh_the_other_words_a_claim_adds() -> None:
+    """Asked which problem of open source the 2023 survey's respondents chose most, the model named a survey question,
+    「オープンソースライセンスの使用を許可する主な基準は何で選択すか?」, and it was shown as verified on the page asking
+    whether ISO/IEC 5230 is applied for license compliance. Counted by character pairs, ライセンス alone (five pairs,
+    all on that page) outweighed 使用, 許可, 基準 and 選択 (none there); counted as words it is one of five."""
+    survey = "ja_openchain_industry_survey_2023_imagetext.pdf"
+    page = chunk_with(survey, "オープンソースライセンスコンブライアンスのために")
+    question = "2023年のOpenChain業界調査で、オープンソースの問題点として最も多く選ばれた項目は何でしたか？"
+    claim = (
+        "2023年のOpenChain業界調査で、最も多く選ばれた項目は"
+        "「オープンソースライセンスの使用を許可する主な基準は何で選択すか?」です[1]。"
+    )
+    checked = check_answer(claim, question, [Passage(1, page, page.text)])
+    assert checked.main_claim_failed
+    assert "使用" in checked.claims[0].reason and "基準" in checked.claims[0].reason
+
+
+@needs_realdocs
 def test_a_true_sentence_that_gives_no_count_does_not_answer_how_many() -> None:
     """Asked how many Toshiba employees attended the 2018-06-13 meeting, the model answered "Shane Coughlan attended
     the meeting": the attendee list supports it, and it answers nothing. It was shown as the verified answer."""
