@@ -27,6 +27,7 @@ from rag.answers.evidence import (
     strongest,
 )
 from rag.answers.faithfulness import is_yes_no_question, says_unknown
+from rag.answers.notes import note
 from rag.answers.polarity import asks_negatively
 from rag.answers.prompts import (
     Language,
@@ -63,63 +64,6 @@ answers)."""
 
 AnswerTimings = tuple[tuple[LatencyStage, float], ...]
 """Milliseconds per answering stage that ran: ``context``, ``first_token``, ``generate``, ``check``."""
-
-_TEXT: dict[str, dict[Language, str]] = {
-    "no_basis": {"ja": "文書に根拠が見つかりませんでした。", "en": "No basis in the documents."},
-    "llm_failed": {
-        "ja": "LLM の応答に失敗したため、関連する箇所だけを表示します。原因と対処: {error}",
-        "en": "The LLM backend failed, so only the most relevant passages are shown. Cause and fix: {error}",
-    },
-    "empty": {
-        "ja": "LLM が空の回答を返したため、関連する箇所だけを表示します。",
-        "en": "The LLM returned an empty answer, so only the most relevant passages are shown.",
-    },
-    "replaced": {
-        "ja": "LLM の回答は資料で裏付けられなかったため（{reasons}）、資料の該当箇所をそのまま示します。",
-        "en": "The LLM's answer is not supported by the passages ({reasons}), so their own sentences are shown.",
-    },
-    "attributed": {
-        "ja": "LLM が出典番号を付けなかった文に、その文を裏付ける資料を出典として付けました。",
-        "en": "The LLM cited no passage for some sentences, so the passages that support them were attached.",
-    },
-    "moved": {
-        "ja": "出典番号の誤りを、その文を裏付ける資料の番号に直しました。",
-        "en": "Citations were moved to the passages that support each sentence.",
-    },
-    "extractive": {
-        "ja": "LLM を使わず、文書の該当箇所をそのまま抜き出しました。",
-        "en": "No LLM in use: these are the documents' own sentences.",
-    },
-    "unsupported": {
-        "ja": "{count} 文は引用した資料で裏付けられていません。",
-        "en": "{count} sentence(s) are not supported by the passages they cite.",
-    },
-    "dropped": {
-        "ja": "存在しない資料番号 {numbers} への引用を取り除きました。",
-        "en": "Removed citations to passages that do not exist: {numbers}.",
-    },
-    "contradicted": {
-        "ja": "{verdict}下の資料は LLM の回答と逆のことを述べています。",
-        "en": "{verdict}The passage below says the opposite of the LLM's answer.",
-    },
-    "looped": {
-        "ja": "LLM が同じ文を繰り返し始めたため、そこで回答を打ち切りました。",
-        "en": "The LLM began repeating itself, so its reply was cut off there.",
-    },
-    "computed": {
-        "ja": "最後の行は、引用した資料からエンジンが計算した（数えた）ものです（資料にその値は書かれていません）。",
-        "en": "The last line is worked out (a difference, a count or a length of time) by the engine from the cited "
-        "passages; no passage states its result.",
-    },
-    "yes": {"ja": "はい。", "en": "Yes. "},
-    "no": {"ja": "いいえ。", "en": "No. "},
-    "unknown": {
-        "ja": "LLM は資料の中に回答を見つけられませんでした。最も関連する箇所をそのまま示します（答えが含まれていない"
-        "こともあります）。",
-        "en": "The LLM found no answer in the passages, so their most relevant sentences are shown as they stand "
-        "(they may not hold the answer either).",
-    },
-}
 
 
 class AnswerDraft:
@@ -216,33 +160,33 @@ class AnswerDraft:
     def _checked_answer(self) -> Answer:
         language = detect_language(self.question)
         if not self.passages:
-            return self._answer(_TEXT["no_basis"][language], no_basis=True, message=_TEXT["no_basis"][language])
+            return self._answer(note("no_basis", language), no_basis=True, message=note("no_basis", language))
         if not self.needs_llm:
-            return self._from_evidence(_TEXT["extractive"][language])
+            return self._from_evidence(note("extractive", language))
         stream = self._stream or AnswerStream(self._backend, self.query, self.passages)  # finish() has read it
         self._stream = stream
         if not stream.done:
             stream.consume()
         if stream.error is not None:
-            message = _TEXT["llm_failed"][language].format(error=stream.error)
+            message = note("llm_failed", language, error=stream.error)
             return replace(self._from_evidence(message, answer=""), llm_error=str(stream.error))
         body, followups = split_followups(stream.raw_text)
         body, dropped = drop_invalid_markers(body, len(self.passages))
         if not body.strip():
-            return self._from_evidence(_TEXT["empty"][language], answer="")
-        notes = [_TEXT["dropped"][language].format(numbers=", ".join(f"[{n}]" for n in dropped))] if dropped else []
+            return self._from_evidence(note("empty", language), answer="")
+        notes = [note("dropped", language, numbers=", ".join(f"[{n}]" for n in dropped))] if dropped else []
         if stream.looped:
-            notes.append(_TEXT["looped"][language])
+            notes.append(note("looped", language))
         followups = followups or heading_followups(self.query, self.passages, language)
         checked = check_answer(body, self.query, self.passages, self._relevance)
         if checked.main_claim_failed:
             reasons = "; ".join(dict.fromkeys(c.reason for c in checked.claims if c.reason))
-            note = _TEXT["replaced"][language].format(reasons=reasons)
+            replaced = note("replaced", language, reasons=reasons)
             evidence, lead = None, ""
             if checked.contradiction is not None:
                 evidence, lead = self._contradicting(checked.contradiction, language)
             return self._from_evidence(
-                " ".join([note, *notes]),
+                " ".join([replaced, *notes]),
                 claims=checked.claims,
                 model_answer=body.strip(),
                 followups=followups,
@@ -251,19 +195,19 @@ class AnswerDraft:
             )
         if not checked.citations and says_unknown(body):
             # a small model says "I don't know" with the answer on the page: the reader sees the best sentences
-            note = _TEXT["unknown"][language]
-            return self._from_evidence(" ".join([note, *notes]), model_answer=body.strip(), followups=followups)
+            unknown = note("unknown", language)
+            return self._from_evidence(" ".join([unknown, *notes]), model_answer=body.strip(), followups=followups)
         if checked.attributed:
-            notes.append(_TEXT["attributed"][language])
+            notes.append(note("attributed", language))
         if checked.moved:
-            notes.append(_TEXT["moved"][language])
+            notes.append(note("moved", language))
         if checked.unsupported:
-            notes.append(_TEXT["unsupported"][language].format(count=len(checked.unsupported)))
+            notes.append(note("unsupported", language, count=len(checked.unsupported)))
         worked = worked_difference(self.query, checked.claims, language)
         worked = worked or self._worked_from_evidence(checked.claims, language)
         text, claims = _with_worked_line(checked.text, checked.claims, worked)
         if worked is not None:
-            notes.append(_TEXT["computed"][language])
+            notes.append(note("computed", language))
         return self._answer(
             text,
             citations=checked.citations,
@@ -300,8 +244,8 @@ class AnswerDraft:
         evidence = (leading, *others)
         verdict = ""
         if is_yes_no_question(self.query) and not asks_negatively(self.query):
-            verdict = _TEXT["yes" if denies(contradiction.claim) else "no"][language]
-        return evidence, _TEXT["contradicted"][language].format(verdict=verdict)
+            verdict = note("yes" if denies(contradiction.claim) else "no", language)
+        return evidence, note("contradicted", language, verdict=verdict)
 
     def _from_evidence(
         self,
@@ -323,7 +267,7 @@ class AnswerDraft:
         worked = self._worked_from_evidence(claims, language) if text else None
         text, claims = _with_worked_line(text, claims, worked)
         if worked is not None:
-            message = f"{message} {_TEXT['computed'][language]}".strip()
+            message = f"{message} {note('computed', language)}".strip()
         return self._answer(
             text,
             citations=evidence_citations(evidence),
