@@ -72,6 +72,10 @@ _SCALE_WORDS = {
 _JA_SCALES = {"千": 10**3, "万": 10**4, "億": 10**8, "兆": 10**12}
 _UNITS: tuple[tuple[str, str], ...] = (
     # (pattern written after a number, canonical unit); longer words first
+    # a place in an order: "2行目" is the second row, not a measure, and "1行目" is no "1シート"
+    (r"番目|回目|日目|年目|人目|件目|個目|つ目", "ordinal"),
+    (r"行目", "row"),
+    (r"列目", "column"),
     (r"percent|per cent|パーセント|%", "%"),
     (r"dollars?|usd|ドル", "usd"),
     (r"yen|jpy|円", "jpy"),

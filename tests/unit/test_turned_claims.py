@@ -126,3 +126,24 @@ def test_a_value_asked_with_ikutsu_is_an_answer_to_it() -> None:
     question = "upTeXで\\catcodeが扱う欧文文字コードの最大値はいくつですか？"
     claim = "upTEXで\\catcodeが扱う欧文文字コードの最大値は0x2E7Fとします。"
     assert _verified(claim, question, "ja_ptex_manual.pdf", "欧文文字コードの最大値は0x2E7F")
+
+
+@needs_realdocs
+def test_a_row_number_is_not_met_by_a_bare_number_that_counts_something_else() -> None:
+    """Asked from which row data starts, the model answered "1行目" (the rules say 2行目), and it was shown as
+    verified on rule L1-02, "1シート(CSVは1ファイル)に複数の表が…": 行目 was no unit, so "1" met any bare 1."""
+    rules = "ja_digital_agency_machine_readability_rules.csv"
+    question = (
+        "デジタル庁の機械判読ルールでは、CSVやExcelのファイルで実際のデータは何行目から入れることになっていますか？"
+    )
+    one_sheet = "1シート(CSVは1ファイル)に複数の表"
+    assert not _verified(
+        "CSVやExcelのファイルで実際のデータは1行目から入れることになっています。", question, rules, one_sheet
+    )
+    second_row = "2行目からデータを入力すること"
+    assert _verified(
+        "CSVやExcelのファイルで実際のデータは2行目から入れることになっています。", question, rules, second_row
+    )
+    assert not _verified(
+        "CSVやExcelのファイルで実際のデータは1行目から入れることになっています。", question, rules, second_row
+    )
