@@ -66,6 +66,9 @@ def tied_by_facts_alone(
     across = [check for check in checks if script_language(check.evidence) != language]
     if not across or not units:
         return False
+    # evidence from a neighbour a passage shows (``Passage.around``) is compared too, not its other sentences
+    shown = [unit for check in across for unit in sentence_units(check.evidence) if not answers_nothing(unit[0])]
+    units = [*units, *(unit for unit in dict.fromkeys(shown) if unit not in units)]
     cosines = list(relevance(reading, [unit_reading for _unit, unit_reading in units]))
     closest = max(cosines)
     for check in across:

@@ -38,12 +38,24 @@ class Passage:
         chunk: the chunk the passage is built from; quotes are verified against ``chunk.text``.
         text: what the model sees (the chunk text, possibly with neighbouring text, possibly trimmed).
         score: the hit's score (for ordering and display).
+        around: the neighbouring chunks whose text ``text`` shows beside the chunk's: a claim drawn from them is
+            checked against them, and its citation quotes the neighbour (its own page).
     """
 
     n: int
     chunk: Chunk
     text: str
     score: float = 0.0
+    around: tuple[Chunk, ...] = ()
+
+    @property
+    def read(self) -> tuple[Chunk, ...]:
+        """The chunks whose text the passage shows: its own first, then the neighbours it was widened with."""
+        return (self.chunk, *self.around)
+
+    def quoting(self, quote: str) -> Chunk:
+        """The chunk of the passage whose text holds ``quote`` (its own when none does)."""
+        return next((chunk for chunk in self.read if quote in chunk.text), self.chunk)
 
     @property
     def label(self) -> str:

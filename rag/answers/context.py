@@ -62,7 +62,8 @@ def build_context(
     The budget is ``settings.context_budget_chars`` characters and, for backends that read slowly (the embedded
     CPU model by default), ``settings.context_token_budget(backend_name)`` estimated tokens, headers included.
     Hits the reranker scored below its threshold are left out, as are repeated chunks. A short chunk gets some
-    of its neighbours' text around it, so the model sees a complete thought; a chunk longer than what is left
+    of its neighbours' text around it, so the model sees a complete thought (the passage keeps those neighbours in
+    ``around``: a claim drawn from their text is checked against them); a chunk longer than what is left
     of the budget keeps the sentences the question is about (``rag.answers.context_window.focus``). A chunk that
     points at the table after it brings that table as the next passage (``announced_table``), its rows chosen by the
     question when it is too long.
@@ -94,10 +95,10 @@ def build_context(
         too_little = chars_left < MIN_PASSAGE_CHARS or (tokens_left is not None and tokens_left < MIN_PASSAGE_TOKENS)
         return chars_left, tokens_left, header, too_little
 
-    def add(chunk: Chunk, text: str, score: float, header: int) -> None:
+    def add(chunk: Chunk, text: str, score: float, header: int, around: tuple[Chunk, ...] = ()) -> None:
         nonlocal used_chars, used_tokens
         seen.add(chunk.chunk_id)
-        passages.append(Passage(len(passages) + 1, chunk, text, score))
+        passages.append(Passage(len(passages) + 1, chunk, text, score, around))
         used_chars += len(text)
         used_tokens += estimate_tokens(text) + header
 
@@ -110,12 +111,16 @@ def build_context(
             break
         text = hit.chunk.text.strip()
         table = announced_table(hit)
+        around: tuple[Chunk, ...] = ()
         if len(text) < SHORT_CHUNK_CHARS:
             before = hit.context_before.strip()[-NEIGHBOUR_CHARS:]
             after = "" if table is not None else hit.context_after.strip()[:NEIGHBOUR_CHARS]
             widened = "\n".join(part for part in (before and f"…{before}", text, after and f"{after}…") if part)
-            text = widened if fits(widened, chars_left, tokens_left) else text
-        add(hit.chunk, focus(question, text, chars_left, tokens_left), hit.score, header)
+            if fits(widened, chars_left, tokens_left):
+                text = widened
+                shown = (hit.preceding if before else None, hit.following if after else None)
+                around = tuple(chunk for chunk in shown if chunk is not None)
+        add(hit.chunk, focus(question, text, chars_left, tokens_left), hit.score, header, around)
         if table is None or table.chunk_id in seen:
             continue
         chars_left, tokens_left, header, too_little = room(table)

@@ -144,7 +144,7 @@ def unmentioned(claim: str, question: str, passages: Sequence[Passage]) -> list[
     ``loanwords.heard_in``)."""
     if detect_language(claim) != "ja":
         return []
-    read = [p.chunk.text for p in passages if detect_language(p.chunk.text) == "ja"]
+    read = [chunk.text for p in passages for chunk in p.read if detect_language(chunk.text) == "ja"]
     if not read:
         return []
     asked = set(_KATAKANA_WORD.findall(claim)) & set(_KATAKANA_WORD.findall(question))

@@ -49,7 +49,7 @@ from rag.answers.replies import (
     stance,
 )
 from rag.ingest.lists import opening_lead_in
-from rag.records import Citation, ClaimStatus, ClaimVerdict
+from rag.records import Chunk, Citation, ClaimStatus, ClaimVerdict
 
 _MARKER = re.compile(r"\s*\[\d+\]")
 _CLOSING = "。．.！？!?"
@@ -195,9 +195,10 @@ def check_answer(
     pieces.append(answer[cursor:])
     text = "".join(pieces)
     citations = tuple(
-        Citation(n, by_n[n].chunk.source, by_n[n].chunk.page, quote, by_n[n].chunk.chunk_id)
+        Citation(n, quoted.source, quoted.page, quote, quoted.chunk_id)
         for n in dict.fromkeys(markers_of(text))
         for quote in quotes.get(n, ())
+        for quoted in [by_n[n].quoting(quote)]
     )
     if (
         main is None
@@ -301,8 +302,23 @@ def _check(
 ) -> ClaimCheck:
     """``check_claim`` against a passage's whole chunk, whose file name tells which words only name the document
     and whose metadata keeps the sentence introducing a list it starts in; a bare reply to a yes/no question
-    ("はい", "No, it cannot") is checked as the question's proposition instead."""
-    chunk = passage.chunk
+    ("はい", "No, it cannot") is checked as the question's proposition instead.
+
+    A claim the chunk does not support is checked against the neighbours the passage shows beside it
+    (``Passage.around``): the model read "新しい文字クラスはcl-i から cl-xii までの 12 個とする" under the heading
+    chunk it was found by. The first that supports it is its check; else the chunk's."""
+    own = _check_chunk(claim, passage.chunk, context, given, topic, threshold)
+    if own.supported:
+        return own
+    for neighbour in passage.around:
+        if (check := _check_chunk(claim, neighbour, context, given, topic, threshold)).supported:
+            return check
+    return own
+
+
+def _check_chunk(
+    claim: str, chunk: Chunk, context: str, given: Sequence[Fact], topic: str, threshold: float
+) -> ClaimCheck:
     lead_in = opening_lead_in(chunk)
     if topic and (stated := stance(claim, topic)) is not None:
         return check_reply(

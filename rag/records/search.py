@@ -41,6 +41,7 @@ class Hit:
     context_after: str = ""
     base: str = "default"  # the knowledge base it was found in
     following: Chunk | None = None  # the source's next chunk (whose text is context_after), when it was looked up
+    preceding: Chunk | None = None  # the source's chunk before (whose text is context_before), when it was looked up
 
 
 @dataclass(frozen=True, slots=True)

@@ -245,13 +245,14 @@ class HybridRetriever:
 
     def _with_context(self, hit: Hit) -> Hit:
         around = self._index.catalog.neighbours(hit.chunk.chunk_id, 1)
-        before = [c.text for c in around if c.chunk_index < hit.chunk.chunk_index]
+        preceding = [c for c in around if c.chunk_index < hit.chunk.chunk_index]
         following = [c for c in around if c.chunk_index > hit.chunk.chunk_index]
         return replace(
             hit,
-            context_before="\n".join(before),
+            context_before="\n".join(c.text for c in preceding),
             context_after="\n".join(c.text for c in following),
             following=following[0] if following else None,
+            preceding=preceding[-1] if preceding else None,
         )
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from test_claims import REALDOCS, needs_realdocs
 
+from rag.answers.citations import Passage
 from rag.answers.context import build_context, has_basis
 from rag.answers.context_window import estimate_tokens
 from rag.answers.draft import AnswerDraft, answer_question
@@ -260,6 +261,32 @@ def test_context_keeps_to_the_budget_and_adds_neighbours_to_short_chunks() -> No
     assert sum(len(p.text) for p in passages) <= SETTINGS.context_budget_chars
     assert passages[0].text == "…Before text.\nShort rule.\nAfter text.…"
     assert len({p.chunk.chunk_id for p in passages}) == len(passages)
+
+
+@needs_realdocs
+def test_a_claim_drawn_from_the_neighbour_a_short_passage_shows_is_checked_there_and_cites_it() -> None:
+    """Search found the W3C draft's heading chunk "文字クラスの数を少なくする"; the passage showed the start of the
+    next chunk, "新しい文字クラスはcl-i から cl-xii までの 12 個とする", and the model answered 12 from it. Checked
+    against the heading chunk alone, the right answer was refused."""
+    from test_claims import chunk_with
+
+    from rag.answers.verification import check_answer
+
+    page = "ja_w3c_jlreq_line_composition.html"
+    heading = chunk_with(page, "文字クラスの数を少なくする", "cl-30 まで")
+    following = chunk_with(page, "新しい文字クラスはcl-i から cl-xii までの 12 個とする")
+    assert "cl-xii" not in heading.text
+    found = Hit(heading, 1.0, context_after=following.text, following=following)
+    question = "簡易な日本語組版ルールの案では、JLReqの文字クラスをいくつの文字クラスに整理していますか？"
+    passages = build_context(question, [found], SETTINGS)
+    assert passages[0].around == (following,) and "cl-xii" in passages[0].text
+    claim = "JLReqの文字クラスを cl-i から cl-xii までの 12 個の文字クラスに整理しています[1]。"
+    checked = check_answer(claim, question, passages)
+    assert not checked.main_claim_failed
+    cited = checked.citations[0]
+    assert cited.chunk_id == following.chunk_id and cited.quote in following.text and "12 個" in cited.quote
+    alone = check_answer(claim, question, [Passage(1, heading, passages[0].text)])  # checked on the heading only
+    assert alone.main_claim_failed
 
 
 def test_embedded_model_gets_a_token_budget_that_keeps_the_answering_sentence() -> None:
