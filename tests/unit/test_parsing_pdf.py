@@ -181,3 +181,14 @@ def test_a_word_export_that_makes_every_line_a_block_is_read_as_paragraphs() -> 
     assert "再度認証取得しなければなりません。" in paragraph
     # separate paragraphs and headings stay apart
     assert not any(b.text.startswith("【解説】") and "本項目" in b.text for b in doc.blocks)
+
+
+@pytest.mark.skipif(not REALDOCS.is_dir(), reason="../shared/realdocs is not beside the checkout")
+def test_a_bulleted_line_goes_on_in_the_block_below_its_words() -> None:
+    # the FAQ's answer "\uf075Webサービスの顧客が…配布" wraps into a block of its own, "したことにはなりません。",
+    # that starts under the bullet's words, not under the bullet: the quote, the answer strings and the claim checks
+    # all met "配布\n\nしたことには"
+    doc = parse_file(REALDOCS / "ja_oss_license_misunderstandings_faq.pdf", Settings())
+    answer = "Webサービスの顧客が、OSSのコピーを受け取るようになっていないので、配布したことにはなりません。"
+    block = next(b.text for b in doc.blocks if answer in b.text)
+    assert f"{answer}\nなお、たとえOSS自体を" in block  # the next bullet, after the sentence's end: a line of its own

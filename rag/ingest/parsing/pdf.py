@@ -10,6 +10,7 @@ blocks then carry ``ocr=True``. With OCR off, unreadable pages are skipped with 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -120,8 +121,14 @@ def _lines(page: pymupdf.Page, table_rects: list[pymupdf.Rect]) -> list[Line]:
                 continue  # table text is kept once, in the table's markdown
             size = max(s["size"] for s in spans)
             bold = all(s["flags"] & pymupdf.TEXT_FONT_BOLD or "bold" in s["font"].lower() for s in spans)
-            lines.append(Line(text, rect, size, bold, block_no))
+            bulleted = len(spans) > 1 and _BULLET_GLYPH.fullmatch(spans[0]["text"].strip()) is not None
+            words_x0 = float(spans[1]["bbox"][0]) if bulleted else None
+            lines.append(Line(text, rect, size, bold, block_no, words_x0))
     return lines
+
+
+_BULLET_GLYPH = re.compile("[\ue000-\uf8ff•・●○■□◆◇▪▫►▶✓✔※\\-–*]")
+"""A span that is only a bullet: a symbol font's private-use glyph (Wingdings' \uf075), a dot, a square, a dash."""
 
 
 def _page_list(numbers: list[int]) -> str:

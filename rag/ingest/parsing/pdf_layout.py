@@ -24,11 +24,15 @@ _PARAGRAPH_ENDS = ("。", "．", ".", "!", "?", "！", "？", ":", "：", "」",
 
 @dataclass(slots=True)
 class Line:
+    """One printed line: its text, box, largest font size, whether all bold, the PyMuPDF block it came in, and
+    ``words_x0``, where its words begin after a bullet glyph drawn before them (None: at ``rect.x0``)."""
+
     text: str
     rect: pymupdf.Rect
     size: float
     bold: bool
     block: int
+    words_x0: float | None = None
 
 
 @dataclass(slots=True)
@@ -62,15 +66,17 @@ def _continues(above: list[Line], below: list[Line], right_edge: float) -> bool:
 
     Word and PowerPoint exports often make every printed line a block of its own, which would cut words and
     sentences in two ("有効期" / "間は"). The paragraph goes on when the line above runs to the column's right
-    edge without ending a sentence, and the line below starts where the block above starts, in the same size,
-    one line further down.
+    edge without ending a sentence, and the line below starts where the block above starts (or, under a bulleted
+    line, where its words start: "\uf075Webサービスの顧客が…配布" / "したことにはなりません。"), in the same size, one
+    line further down.
     """
     last, first = above[-1], below[0]
     size = max(last.size, 1.0)
+    starts = (above[0].rect.x0, above[0].words_x0 if above[0].words_x0 is not None else above[0].rect.x0)
     return (
         last.rect.x1 >= right_edge - 2 * size
         and not last.text.rstrip().endswith(_PARAGRAPH_ENDS)
-        and abs(first.rect.x0 - above[0].rect.x0) <= size
+        and any(abs(first.rect.x0 - x0) <= size for x0 in starts)
         and abs(first.size - last.size) < 0.5
         and -0.5 * size <= first.rect.y0 - last.rect.y1 <= size
     )
