@@ -29,7 +29,7 @@ from rag.index.manifest import ChunkRow, SourceRow, partial_key
 from rag.index.near_duplicates import drop_near_duplicates
 from rag.index.write_run import FilePace, IndexStores, WriteRun
 from rag.ingest.discovery import SourceFile
-from rag.ingest.prepare import PreparedFile, tokens_of
+from rag.ingest.prepare import READING_VERSION, PreparedFile, tokens_of
 from rag.models.embedding import Embedder
 from rag.records import Chunk, FileOutcome
 
@@ -211,4 +211,5 @@ def _source_row(
         doc_type=prepared.doc_type, size=prepared.size, mtime=prepared.mtime, hash=prepared.digest,
         pages=prepared.doc.total_pages, chunks=chunks, status=status, error="", warnings=warnings,
         date=prepared.doc.date, language=language, index_version=version, ocr_pages=prepared.doc.ocr_pages,
+        reading=READING_VERSION,
     )  # fmt: skip

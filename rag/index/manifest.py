@@ -30,7 +30,8 @@ CREATE TABLE IF NOT EXISTS sources (
     size INTEGER NOT NULL, mtime REAL NOT NULL, hash TEXT NOT NULL, pages INTEGER NOT NULL DEFAULT 0,
     chunks INTEGER NOT NULL DEFAULT 0, status TEXT NOT NULL, error TEXT NOT NULL DEFAULT '',
     warnings TEXT NOT NULL DEFAULT '[]', date TEXT NOT NULL DEFAULT '', language TEXT NOT NULL DEFAULT '',
-    index_version TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL, ocr_pages TEXT NOT NULL DEFAULT '[]'
+    index_version TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL, ocr_pages TEXT NOT NULL DEFAULT '[]',
+    reading INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS chunks (
     chunk_id TEXT PRIMARY KEY, source TEXT NOT NULL, chunk_index INTEGER NOT NULL,
@@ -63,17 +64,20 @@ class SourceRow:
     language: str
     index_version: str
     ocr_pages: tuple[int, ...] = ()
+    reading: int = 0  # the engine's READING_VERSION the file was read with (0: before versions were recorded)
 
 
 @dataclass(frozen=True, slots=True)
 class FileStamp:
-    """What tells an indexed file unchanged without reading it: its recorded path, size, mtime, hash and status."""
+    """What tells an indexed file unchanged without reading it: its recorded path, size, mtime, hash, status and
+    the reading version it was read with."""
 
     path: str
     size: int
     mtime: float
     hash: str
     status: str
+    reading: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +97,8 @@ class Manifest:
         columns = {row[1] for row in self._db().execute("PRAGMA table_info(sources)")}
         if "ocr_pages" not in columns:  # a manifest written before OCR existed
             self._db().execute("ALTER TABLE sources ADD COLUMN ocr_pages TEXT NOT NULL DEFAULT '[]'")
+        if "reading" not in columns:  # written before reading versions were recorded: every file reads as stale
+            self._db().execute("ALTER TABLE sources ADD COLUMN reading INTEGER NOT NULL DEFAULT 0")
 
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
@@ -181,10 +187,10 @@ class Manifest:
         """Each source (whose name starts with ``prefix``) and its ``FileStamp``: one narrow query, so a sync over
         10,000 archived logs compares them without loading their rows."""
         rows = self._db().execute(
-            "SELECT source, path, size, mtime, hash, status FROM sources WHERE substr(source, 1, ?) = ?",
+            "SELECT source, path, size, mtime, hash, status, reading FROM sources WHERE substr(source, 1, ?) = ?",
             (len(prefix), prefix),
         )
-        return {r[0]: FileStamp(r[1], r[2], r[3], r[4], r[5]) for r in rows}
+        return {r[0]: FileStamp(*r[1:]) for r in rows}
 
     def sources_with_content(self, digest: str) -> list[str]:
         """The indexed sources whose file has this content hash (one document under several names)."""
@@ -203,7 +209,7 @@ class Manifest:
 
     def put_source(self, db: sqlite3.Connection, row: SourceRow) -> None:
         db.execute(
-            "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 row.source,
                 row.path,
@@ -222,6 +228,7 @@ class Manifest:
                 row.index_version,
                 _now(),
                 json.dumps(list(row.ocr_pages)),
+                row.reading,
             ),
         )
 
@@ -360,6 +367,7 @@ def _source_row(row: tuple) -> SourceRow:  # type: ignore[type-arg]
     values = list(row[:15])
     values[11] = tuple(json.loads(values[11]))
     values.append(tuple(json.loads(row[16])))  # row[15] is updated_at, not part of SourceRow
+    values.append(row[17])
     return SourceRow(*values)
 
 

@@ -31,7 +31,7 @@ from rag.index.manifest import FileStamp
 from rag.index.writer import Index
 from rag.ingest.discovery import Discovery, SourceFile, discover, nfc
 from rag.ingest.parsing.kinds import KIND_BY_EXTENSION, is_ignored
-from rag.ingest.prepare import file_digest
+from rag.ingest.prepare import READING_VERSION, file_digest
 from rag.records import IndexProgress, SyncReport
 from rag.settings import Settings
 
@@ -67,7 +67,8 @@ def scan_archive(folder: Path, stamps: dict[str, FileStamp]) -> ArchiveScan:
     for path, inside, stat in _archive_files(str(folder), nfc(folder.name) + "/"):
         source = nfc(inside) if not inside.isascii() else inside
         stamp = left.pop(source, None)
-        if stamp is None or stamp.status != "indexed":  # new, or an interrupted/failed run to finish
+        if stamp is None or stamp.status != "indexed" or stamp.reading != READING_VERSION:
+            # new, an interrupted/failed run to finish, or read by an older version of the reading code
             new.append(SourceFile(Path(path), source, source, explicit=True))
         elif (stamp.path, stamp.size, stamp.mtime) == (path, stat.st_size, stat.st_mtime):
             unchanged += 1

@@ -72,6 +72,33 @@ def test_index_then_reindex_unchanged_costs_nothing(service: RagService, docs: P
     assert second.index_version == first.index_version  # nothing written, no version bump
 
 
+def test_files_read_by_an_older_reading_are_read_again_and_their_vectors_reused(
+    service: RagService, settings, docs: Path
+) -> None:
+    """An upgrade that reads files better (a PDF's wrapped bullets joined, a sheet's merged header kept) reaches what
+    was indexed before: a file recorded with an older ``READING_VERSION``, or by a version that recorded none, is read
+    again however unchanged; its unchanged chunk texts keep their vectors."""
+    import sqlite3
+
+    from rag.ingest.prepare import READING_VERSION
+
+    first = service.index_paths([docs])
+    chunks = service.stats().chunks
+    with sqlite3.connect(settings.storage / "manifest.sqlite3") as db:
+        db.execute("UPDATE sources SET reading = ? WHERE source = ?", (READING_VERSION - 1, "docs/plain.txt"))
+    again = service.index_paths([docs])
+    assert _status(again)["docs/plain.txt"] == "updated"
+    assert _status(again)["docs/tee_manual.md"] == _status(again)["docs/議事録.md"] == "unchanged"
+    assert again.embedded == 0 and service.stats().chunks == chunks  # same text, same chunks: nothing embedded
+    assert again.index_version != first.index_version
+    assert set(_status(service.index_paths([docs])).values()) == {"unchanged"}
+    with sqlite3.connect(settings.storage / "manifest.sqlite3") as db:  # an index written before versions existed
+        db.execute("ALTER TABLE sources DROP COLUMN reading")
+    reopened = RagService(settings, embedder=service.embedder)
+    assert set(_status(reopened.index_paths([docs])).values()) == {"updated"}
+    assert reopened.search("quarterly report")[0].chunk.source == "docs/plain.txt"
+
+
 def test_changed_file_is_updated_and_only_its_new_chunks_embedded(service: RagService, docs: Path) -> None:
     service.index_paths([docs])
     (docs / "plain.txt").write_text("The annual audit happens every November in the Osaka office.\n")
