@@ -217,19 +217,14 @@ def make_docx(
     return path
 
 
-def make_xlsx(
-    path: Path, sheets: Mapping[str, Sequence[Sequence[object]]], *, title: str = "", merged: Sequence[str] = ()
-) -> Path:
-    """Write an XLSX with one sheet per entry (rows as given, first row = header), ``merged`` ranges ("C3:D3")
-    merged in every sheet."""
+def make_xlsx(path: Path, sheets: Mapping[str, Sequence[Sequence[object]]], *, title: str = "") -> Path:
+    """Write an XLSX with one sheet per entry (rows as given, first row = header)."""
     workbook = openpyxl.Workbook()
     workbook.remove(workbook.active)
     for name, rows in sheets.items():
         sheet = workbook.create_sheet(name)
         for row in rows:
             sheet.append(list(row))
-        for cells in merged:
-            sheet.merge_cells(cells)
     if title:
         workbook.properties.title = title
     workbook.save(str(path))

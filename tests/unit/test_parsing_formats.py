@@ -14,8 +14,6 @@ from rag.ingest.chunking import chunk_document
 from rag.ingest.parsing import parse_file
 from rag.settings import Settings
 
-REALDOCS = Path(__file__).resolve().parents[2].parent / "shared" / "realdocs" / "docs"
-
 SETTINGS = Settings()
 
 
@@ -56,49 +54,6 @@ def test_xlsx_sheets_as_sections_and_big_tables_split(tmp_path: Path) -> None:
     assert tables[0].text.count("\n") == 31  # header + separator + 30 rows
     assert "| 1 | TEE_F1 | 2024-01-02 | 1 |" in tables[0].text
     assert [c.chunk_type for c in chunks] == ["table"] * 4
-
-
-def test_xlsx_title_lines_are_a_caption_and_merged_headers_name_every_column(tmp_path: Path) -> None:
-    """A sheet as people lay one out: a title and a note above the table, vendors merged across the columns of
-    their products above one label per column, and a category merged down the rows it labels."""
-    path = make_xlsx(
-        tmp_path / "plans.xlsx",
-        {
-            "比較": [
-                ["料金プランの比較"],
-                [None, "・金額は税込"],
-                [None, "Vendor", "Acme", None, "Globex"],
-                [None, "プラン", "Basic", "Pro", "Standard"],
-                ["料金", "月額", "1,000円", "3,000円", "2,500円"],
-                [None, "年額", "10,000円", "30,000円", "25,000円"],
-            ]
-        },
-        merged=("C3:D3", "A5:A6"),
-    )
-    doc = parse_file(path, SETTINGS)
-    caption = next(b for b in doc.blocks if b.kind == "text")
-    assert caption.text == "料金プランの比較\n・金額は税込" and caption.section == "比較"
-    table = next(b.text for b in doc.blocks if b.kind == "table").split("\n")
-    assert table[0] == "| col1 | Vendor / プラン | Acme / Basic | Acme / Pro | Globex / Standard |"
-    assert table[2:] == [
-        "| 料金 | 月額 | 1,000円 | 3,000円 | 2,500円 |",
-        "| 料金 | 年額 | 10,000円 | 30,000円 | 25,000円 |",
-    ]
-
-
-@pytest.mark.skipif(not REALDOCS.is_dir(), reason="../shared/realdocs is not beside the checkout")
-def test_a_real_survey_sheet_reads_each_value_under_its_group_and_label() -> None:
-    """The training-case sheet: a title and two notes, then companies merged over their courses. Read with its
-    title row as the header, every column was "colN", and the row holding "教育対象者への教育完了85%以上" named
-    neither OpenChain nor Spec 1.2."""
-    doc = parse_file(REALDOCS / "ja_oss_training_case_analysis.xlsx", SETTINGS)
-    assert next(b.text for b in doc.blocks if b.kind == "text").startswith("各社の教育体系の整理\n")
-    table = next(b.text for b in doc.blocks if b.kind == "table" and "教育完了85%以上" in b.text).split("\n")
-    header = [cell.strip() for cell in table[0].strip("|").split("|")]
-    row = next(line for line in table if "教育完了85%以上" in line)
-    cells = [cell.strip() for cell in row.strip("|").split("|")]
-    assert header[cells.index("教育対象者への教育完了85%以上")] == "OpenChain / Spec. -1.2"
-    assert cells[:2] == ["教育の内容のカテゴリ", "その他"]
 
 
 def test_html_drops_scripts_and_nav_keeps_sections_and_tables(tmp_path: Path) -> None:

@@ -18,7 +18,6 @@ from openpyxl.utils.exceptions import InvalidFileException
 
 from rag.errors import DocumentReadError
 from rag.ingest.metadata import iso_date
-from rag.ingest.parsing.sheets import FULL_LOAD_MAX_BYTES, sheet_table
 from rag.ingest.parsing.tabular import render_markdown_table, table_blocks
 from rag.ingest.parsing.word_lists import WordListNumbers
 from rag.ingest.text_cleanup import normalize_text
@@ -127,20 +126,16 @@ def parse_docx(path: Path, date: str) -> ParsedDocument:
 
 
 def parse_xlsx(path: Path, date: str) -> ParsedDocument:
-    """Read an XLSX: each sheet as its caption (title and note lines above the table) and table blocks whose header
-    keeps merged column groups and whose rows keep merged row labels (``sheets.sheet_table``).
+    """Read an XLSX: each sheet's used rows as table blocks (first non-empty row is the header).
 
-    Cached formula results are read (``data_only``); the sheet name becomes the section. A workbook over
-    ``sheets.FULL_LOAD_MAX_BYTES`` is streamed, without its merged cells.
+    Cached formula results are read (``data_only``); the sheet name becomes the section.
 
     Raises:
         DocumentReadError: the file is not a readable workbook or every sheet is empty.
     """
     try:
         # a file object, not the path: openpyxl refuses names not ending in .xlsx (sniffed files may differ)
-        data = path.read_bytes()
-        streamed = len(data) > FULL_LOAD_MAX_BYTES
-        workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=streamed, data_only=True)
+        workbook = openpyxl.load_workbook(io.BytesIO(path.read_bytes()), read_only=True, data_only=True)
     except OSError as err:
         raise DocumentReadError(f"{path.name} could not be read ({err}).") from err
     except _READ_ERRORS as err:
@@ -153,16 +148,13 @@ def parse_xlsx(path: Path, date: str) -> ParsedDocument:
         doc_date = iso_date(props.created) or iso_date(props.modified) or date
         blocks: list[Block] = []
         for sheet in workbook.worksheets:
-            cells = list(sheet.iter_rows(min_row=1, min_col=1, values_only=True))
-            ranges = () if streamed else sheet.merged_cells.ranges
-            table = sheet_table(cells, [(r.min_row, r.min_col, r.max_row, r.max_col) for r in ranges])
-            if table is None:
+            rows = [list(r) for r in sheet.iter_rows(values_only=True)]
+            rows = [r for r in rows if any(v is not None and str(v).strip() for v in r)]
+            if not rows:
                 continue
             name = normalize_text(sheet.title)
             blocks.append(Block(text=name, kind="heading", section=name))
-            if table.caption:
-                blocks.append(Block(text="\n".join(normalize_text(line) for line in table.caption), section=name))
-            blocks.extend(table_blocks(table.header, table.rows, section=name))
+            blocks.extend(table_blocks(rows[0], rows[1:], section=name))
         title = normalize_text(props.title or "")
     finally:
         workbook.close()
