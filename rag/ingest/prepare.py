@@ -24,8 +24,7 @@ READING_VERSION = 2
 """The version of how files are read into chunks (parsing, cleanup, chunking). Raise it when a change makes a file
 give other chunks: files read by an older version are read again on the next index run, however unchanged, so an
 upgrade's better reading reaches what was indexed before. Vectors of unchanged chunk texts are reused, so a re-read
-costs reading, not embedding. 2: a PDF's bulleted lines go on across blocks; worksheets keep captions, merged
-headers and row labels."""
+costs reading, not embedding. 2: a PDF's bulleted lines go on across blocks."""
 
 
 class IndexedCopy(Protocol):
