@@ -75,7 +75,7 @@ def test_index_then_reindex_unchanged_costs_nothing(service: RagService, docs: P
 def test_files_read_by_an_older_reading_are_read_again_and_their_vectors_reused(
     service: RagService, settings, docs: Path
 ) -> None:
-    """An upgrade that reads files better (a PDF's wrapped bullets joined, a sheet's merged header kept) reaches what
+    """An upgrade that reads files better (a PDF's wrapped bullets joined) reaches what
     was indexed before: a file recorded with an older ``READING_VERSION``, or by a version that recorded none, is read
     again however unchanged; its unchanged chunk texts keep their vectors."""
     import sqlite3
