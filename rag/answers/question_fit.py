@@ -26,6 +26,8 @@ RESTATED_SHARE = 0.6
 
 RESTATES_ONLY_REASON = "it restates the question without answering it"
 
+_TAGS_ONLY = re.compile(r"\s*(?:[#＃][^\s#＃]+\s*)+")
+"""A line of hashtags ("#組込機器 #配布"): a FAQ's topic labels, which say nothing of them."""
 _KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
 _NONE = re.compile(r"\b(?:no|none|nobody|zero|neither)\b|ゼロ|いない|いません|ない|ません|なし|無し", re.IGNORECASE)
 """Words by which an answer says there are none: a count too."""
@@ -128,9 +130,9 @@ def reading_context(claim: str, question: str) -> str:
 
 
 def is_claim(sentence: str, question: str) -> bool:
-    """Whether a sentence states something checkable (not "I don't know", not a bare connective; a bare "No." to a
-    yes/no question is)."""
-    if not sentence or says_unknown(sentence):
+    """Whether a sentence states something checkable (not "I don't know", not a bare connective, not a line of
+    hashtags such as a FAQ's "#組込機器#配布" copied after the answer; a bare "No." to a yes/no question is)."""
+    if not sentence or says_unknown(sentence) or _TAGS_ONLY.fullmatch(sentence):
         return False
     return bool(content_tokens(sentence)) or bool(facts_of(sentence)) or stance(sentence, question) is not None
 

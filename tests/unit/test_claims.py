@@ -1019,3 +1019,15 @@ def test_a_copied_link_path_is_no_fact_on_either_side() -> None:
     assert check_claim("The cooling valve opens at 41 kPa. [the manual](javascript:alert(3))", evidence).supported
     wrong = check_claim("The cooling valve opens at 20 kPa. [the manual](javascript:alert(3))", evidence)
     assert [f.text for f in wrong.missing] == ["20"]
+
+
+@needs_realdocs
+def test_a_line_of_hashtags_states_nothing_and_cannot_carry_a_bare_no() -> None:
+    """Asked whether lending a device with OSS counts as distribution, the model answered "いいえ" and copied the
+    FAQ's tags "#組込機器#配布". The tags say the asked verb (配布) and their words are in the FAQ, so they stood as
+    the answer's verified point under the wrong "no"; the FAQ says lending is distribution too."""
+    faq = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "貸与する場合もOSSを配布していることになります")
+    question = "OSSが入った機器を売るのではなく貸し出すだけの場合でも、OSSを配布したことになりますか？"
+    checked = check_answer("いいえ\n\n#組込機器#配布", question, [Passage(1, faq, faq.text)])
+    assert checked.main_claim_failed
+    assert [c.status for c in checked.claims] == ["unsupported", "not_checked"]
