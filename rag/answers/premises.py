@@ -10,6 +10,8 @@ from collections.abc import Sequence
 
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text
 from rag.answers.faithfulness import is_yes_no_question
+from rag.answers.prompts import detect_language, script_language
+from rag.retrieval.named_sources import name_pieces
 
 
 def premises(
@@ -22,7 +24,10 @@ def premises(
     one of ``texts`` (the passages the model read) holds it as well, so a question's wrong number ("is the limit 10
     seconds?") confirmed by the answer is still caught. An identifier, name or number that names a document the
     passages come from is a premise too: "H.R. 815" asked about the passages of ``bill_hr815.pdf`` (letters and
-    digits of its file name in ``sources``), whose sections never repeat the bill's number.
+    digits of its file name in ``sources``), whose sections never repeat the bill's number; so is a shorter one
+    that is a whole word of the name ("W3C" of ``w3c_jlreq_line_composition.html``). Asked in one language of
+    passages all in the other, the question's Latin-script names are premises: they are its framing ("the W3C
+    draft of simplified Japanese line composition rules"), which the passages cannot repeat.
 
     A question asking for a yes or a no ("Can a command defined with \\NewExpandableDocumentCommand take a v-type
     argument?") is about its identifiers and names: the answer's "yes" holds only where the evidence speaks of them,
@@ -38,7 +43,11 @@ def premises(
     """
     read = [(facts_of(text), plain_text(text)) for text in texts]
     names = [_letters_and_digits(source) for source in sources]
+    pieces = {piece.casefold() for source in sources for piece in name_pieces(source)}
     yes_no = is_yes_no_question(question)
+    # asked in English of Japanese passages (or the reverse), the question's Latin-script names are its framing:
+    # "the W3C draft of simplified Japanese line composition rules" is not something a Japanese page repeats
+    across = bool(texts) and all(script_language(text) != detect_language(question) for text in texts)
 
     def subject(fact: Fact) -> bool:
         if not yes_no or fact.kind not in ("identifier", "name"):
@@ -50,6 +59,8 @@ def premises(
         for fact in facts_of(question)
         if (not subject(fact) and any(fact_found(fact, facts, plain) for facts, plain in read))
         or _names_a_source(fact, names)
+        or (fact.kind in ("identifier", "name") and _letters_and_digits(fact.value) in pieces)
+        or (across and fact.kind == "name" and not subject(fact))
     )
 
 

@@ -289,6 +289,30 @@ def test_a_claim_drawn_from_the_neighbour_a_short_passage_shows_is_checked_there
     assert alone.main_claim_failed
 
 
+@needs_realdocs
+def test_an_english_answer_may_restate_the_framing_of_its_question_that_japanese_passages_cannot() -> None:
+    """Asked in English about "the W3C draft of simplified Japanese line composition rules", the model answered
+    "12 character classes, from cl-i to cl-xii" in the question's words: the Japanese page cannot say "Japanese", and
+    W3C is only the file's name (``ja_w3c_jlreq_line_composition.html``). The answer's own facts must still hold."""
+    from test_claims import chunk_with
+
+    from rag.answers.verification import check_answer
+
+    page = "ja_w3c_jlreq_line_composition.html"
+    heading = chunk_with(page, "文字クラスの数を少なくする", "cl-30 まで")
+    following = chunk_with(page, "新しい文字クラスはcl-i から cl-xii までの 12 個とする")
+    question = (
+        "In the W3C draft of simplified Japanese line composition rules, how many character classes does it "
+        "reorganize the JLReq classes into?"
+    )
+    passages = build_context(question, [Hit(heading, 1.0, context_after=following.text, following=following)], SETTINGS)
+    framing = "The W3C draft of simplified Japanese line composition rules reorganizes the JLReq classes into"
+    right = check_answer(f"{framing} 12 character classes, from cl-i to cl-xii.", question, passages)
+    assert not right.main_claim_failed and right.citations[0].chunk_id == following.chunk_id
+    wrong = check_answer(f"{framing} 30 character classes, from cl-i to cl-xii.", question, passages)
+    assert wrong.main_claim_failed
+
+
 def test_embedded_model_gets_a_token_budget_that_keeps_the_answering_sentence() -> None:
     filler = "この段落は手続きの背景を説明する文章です。" * 12
     answer_hit = hit(filler + "在宅勤務は所属長の承認を得て週三日まで認められます。" + filler, "規程.pdf")
