@@ -192,3 +192,13 @@ def test_a_bulleted_line_goes_on_in_the_block_below_its_words() -> None:
     answer = "Webサービスの顧客が、OSSのコピーを受け取るようになっていないので、配布したことにはなりません。"
     block = next(b.text for b in doc.blocks if answer in b.text)
     assert f"{answer}\nなお、たとえOSS自体を" in block  # the next bullet, after the sentence's end: a line of its own
+
+
+@pytest.mark.skipif(not REALDOCS.is_dir(), reason="../shared/realdocs is not beside the checkout")
+def test_a_paragraph_whose_first_line_is_indented_goes_on_in_the_block_below() -> None:
+    # Japanese paragraphs indent their first line by one character (字下げ): the block below starts left of it,
+    # under the paragraph's other lines, and words were cut in two ("和文文" / "字直後", "本書にお" / "ける")
+    manual = parse_file(REALDOCS / "ja_ptex_manual.pdf", Settings())
+    assert any("対照的に)和文文字直後の改行は何も発生しない." in b.text for b in manual.blocks)
+    spec = parse_file(REALDOCS / "ja_openchain_spec_kaisetsu.pdf", Settings())
+    assert any("本書における日本語訳は、バージョン1.2 の公式日本語訳を参考に" in b.text for b in spec.blocks)

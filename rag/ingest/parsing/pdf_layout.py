@@ -66,17 +66,23 @@ def _continues(above: list[Line], below: list[Line], right_edge: float) -> bool:
 
     Word and PowerPoint exports often make every printed line a block of its own, which would cut words and
     sentences in two ("有効期" / "間は"). The paragraph goes on when the line above runs to the column's right
-    edge without ending a sentence, and the line below starts where the block above starts (or, under a bulleted
-    line, where its words start: "\uf075Webサービスの顧客が…配布" / "したことにはなりません。"), in the same size, one
-    line further down.
+    edge without ending a sentence, and the line below starts where the block above starts its lines (its first
+    line; under a bulleted line, where its words start: "\uf075Webサービスの顧客が…配布" / "したことにはなりません。";
+    its last line, or one character left of a lone first line indented by one: "…行えたほう" / "が便利なためである."),
+    in the same size, one line further down.
     """
     last, first = above[-1], below[0]
     size = max(last.size, 1.0)
-    starts = (above[0].rect.x0, above[0].words_x0 if above[0].words_x0 is not None else above[0].rect.x0)
+    # where the block above starts its lines: its first line, the words after its bullet, its last line (a first
+    # line indented by one character, 字下げ, starts right of the others)
+    words_x0 = above[0].words_x0 if above[0].words_x0 is not None else above[0].rect.x0
+    starts = (above[0].rect.x0, words_x0, last.rect.x0)
+    # a one-line block indented by one character goes on one character to the left
+    indented = len(above) == 1 and abs(first.rect.x0 - (above[0].rect.x0 - size)) <= size / 2
     return (
         last.rect.x1 >= right_edge - 2 * size
         and not last.text.rstrip().endswith(_PARAGRAPH_ENDS)
-        and any(abs(first.rect.x0 - x0) <= size for x0 in starts)
+        and (indented or any(abs(first.rect.x0 - x0) <= size for x0 in starts))
         and abs(first.size - last.size) < 0.5
         and -0.5 * size <= first.rect.y0 - last.rect.y1 <= size
     )
