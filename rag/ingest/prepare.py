@@ -135,12 +135,8 @@ def prepare_file(
     if indexed and indexed.hash == digest:
         return FileOutcome(file.source, "unchanged", chunks=indexed.chunks)
     # an interrupted run resumes only on the same content read the same way
-    resumable = previous is not None and (previous.status, previous.hash, previous.reading) == (
-        "partial",
-        digest,
-        READING_VERSION,
-    )
-    resume_at = committed_chunks if resumable else 0
+    last_run = (previous.status, previous.hash, previous.reading) if previous is not None else None
+    resume_at = committed_chunks if last_run == ("partial", digest, READING_VERSION) else 0
     try:
         opened = open_document(file.path, settings)
     except (UnsupportedFileError, DocumentReadError) as err:
