@@ -57,6 +57,11 @@ class Passage:
         """The chunk of the passage whose text holds ``quote`` (its own when none does)."""
         return next((chunk for chunk in self.read if quote in chunk.text), self.chunk)
 
+    def cite(self, quote: str) -> Citation:
+        """A citation of the passage quoting ``quote``, with the source, page and id of the chunk that holds it."""
+        chunk = self.quoting(quote)
+        return Citation(self.n, chunk.source, chunk.page, quote, chunk.chunk_id)
+
     @property
     def label(self) -> str:
         """``source, p. N`` (or just the source for formats without pages)."""
@@ -173,8 +178,7 @@ def _unclosed(text: str) -> bool:
 
 def passage_citation(passage: Passage, reference: str) -> Citation:
     """A citation of ``passage`` quoting its sentence that best matches ``reference`` (e.g. the question)."""
-    chunk = passage.chunk
-    return Citation(passage.n, chunk.source, chunk.page, best_sentences(reference, chunk.text), chunk.chunk_id)
+    return passage.cite(best_sentences(reference, passage.chunk.text))
 
 
 def clip_quote_for(claim: str, text: str, max_chars: int = QUOTE_MAX_CHARS) -> str:

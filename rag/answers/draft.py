@@ -160,7 +160,8 @@ class AnswerDraft:
     def _checked_answer(self) -> Answer:
         language = detect_language(self.question)
         if not self.passages:
-            return self._answer(note("no_basis", language), no_basis=True, message=note("no_basis", language))
+            nothing = note("no_basis", language)
+            return self._answer(nothing, no_basis=True, message=nothing)
         if not self.needs_llm:
             return self._from_evidence(note("extractive", language))
         stream = self._stream or AnswerStream(self._backend, self.query, self.passages)  # finish() has read it

@@ -87,7 +87,7 @@ def content_tokens(text: str) -> set[str]:
     Returns:
         The set of tokens; a lone CJK character counts as its own token.
     """
-    text = _MARKER.sub(" ", normalize(text).lower())
+    text = _comparable(text)
     tokens: set[str] = set()
     hiragana: set[str] = set()
     for run in _SCRIPT_RUN.findall(text):
@@ -103,7 +103,12 @@ def content_tokens(text: str) -> set[str]:
 def script_runs(text: str) -> list[str]:
     """The runs of one CJK script (kanji, katakana, hiragana) in ``text``, in order, as ``content_tokens`` reads
     them (normalized, citation markers left out)."""
-    return _SCRIPT_RUN.findall(_MARKER.sub(" ", normalize(text).lower()))
+    return _SCRIPT_RUN.findall(_comparable(text))
+
+
+def _comparable(text: str) -> str:
+    """``text`` as tokens are read from it: normalized, lower-cased, citation markers left out."""
+    return _MARKER.sub(" ", normalize(text).lower())
 
 
 def run_tokens(run: str) -> list[str]:

@@ -194,12 +194,7 @@ def check_answer(
                     cited_quotes.append(quote)
     pieces.append(answer[cursor:])
     text = "".join(pieces)
-    citations = tuple(
-        Citation(n, quoted.source, quoted.page, quote, quoted.chunk_id)
-        for n in dict.fromkeys(markers_of(text))
-        for quote in quotes.get(n, ())
-        for quoted in [by_n[n].quoting(quote)]
-    )
+    citations = tuple(by_n[n].cite(quote) for n in dict.fromkeys(markers_of(text)) for quote in quotes.get(n, ()))
     if (
         main is None
         and verdicts
