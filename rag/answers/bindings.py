@@ -5,7 +5,8 @@ not enough. A number may be given in the clause about another thing (``bound_els
 "respectively" with items listed elsewhere (``paired_respectively``), a passage about a sibling of the question's
 identifier or office is no evidence about it (``about_another``), a clause the claim copies may say what it
 says of a sibling identifier (``said_of_sibling``), and of the alternatives a question offers, the evidence may give
-the other one for what the claim is about (``chose_elsewhere``).
+the other one for what the claim is about (``chose_elsewhere``), and of the steps it tells in order, the one it
+marks first (or last) may be another than the claim's (``ordered_elsewhere``).
 """
 
 from __future__ import annotations
@@ -72,6 +73,33 @@ def bound_elsewhere(facts: Sequence[Fact], worded: str, reading: str) -> tuple[F
         best = max(siblings, key=lambda item: item[0], default=None)
         if holding and best is not None and best[0] >= max(score for _, score in holding) + BINDING_MARGIN:
             return fact, best[1]
+    return None
+
+
+_ORDER_WORDS = {
+    "first": re.compile(r"最初|まず|初めに|はじめに|第一に|\b(?i:first|firstly|initially)\b"),
+    "last": re.compile(r"最後|最終的|\b(?i:last|lastly|finally)\b"),
+}
+"""The words that mark a step as the first or the last of several, in a question and in its evidence."""
+
+
+def ordered_elsewhere(claim: str, question: str, reading: str, ignored: set[str]) -> tuple[str, str] | None:
+    """The step the question asks for ("first", "last") and the clause of the evidence marking it, when the words
+    the claim adds to the question (``ignored`` aside) are all in the evidence's other clauses.
+
+    Asked whom one consults first about a compliance concern, the model answered the in-house legal department or an
+    outside law firm. The commentary names them as the experts a company can consult, and then says "各担当者はまず
+    Open Source Compliance Officer に懸案事項について相談し": its first step names another."""
+    for order, mark in _ORDER_WORDS.items():
+        if not mark.search(question):
+            continue
+        added = content_tokens(claim) - content_tokens(question) - ignored
+        clauses = [c for start, end in sentence_spans(reading) for c in _CLAUSE_END.split(reading[start:end])]
+        marked = [c for c in clauses if mark.search(c)]
+        if not added or not marked or any(added & content_tokens(c) for c in marked):
+            continue
+        if any(added & content_tokens(c) for c in clauses):
+            return order, marked[0].strip()
     return None
 
 

@@ -12,7 +12,8 @@ import re
 from collections.abc import Sequence
 
 from rag.answers.facts import Fact, significant_digits, words_besides
-from rag.answers.faithfulness import content_tokens, is_katakana, run_tokens, script_runs
+from rag.answers.faithfulness import content_tokens, is_katakana, run_tokens, script_runs, token_words
+from rag.answers.prompts import script_language
 from rag.retrieval.named_sources import name_pieces
 
 TOPIC_SHARE = 1 / 3
@@ -34,6 +35,19 @@ TOPIC_MIN_TOKENS = 3
 """Below this many words taken from the question, a claim is too short to say what it is about."""
 PROSE_MIN_TOKENS = 3
 """Words besides its facts a text must hold to count as written in a language (``in_prose``)."""
+ASKED_MIN_TOKENS = 2
+"""Words a claim must take from the clause a question asks in for ``asked_unsaid`` to judge it."""
+_EN_ASKING = re.compile(
+    r",\s+(?=(?:how|what|which|who|whom|whose|when|where|why|is|are|was|were|does|do|did|can|could|will|would|"
+    r"should|shall|may|might|must|has|have|had)\b)",
+    re.IGNORECASE,
+)
+"""Where an English question's asking clause starts after the setting it opens with ("Under H.R. 815, if …, how
+long …")."""
+_JA_SETTING_END = re.compile(r"(?:場合|とき|時|際|なら|ならば|たら|れば)(?:は|には|に|でも)?[、，,]")
+"""Where the condition a Japanese question opens with ends ("…を貸与する場合、…")."""
+_HOW_WORD = re.compile(r"\bhow\s+\w+", re.IGNORECASE)
+""""how long", "how many": the words that ask, not what is asked about."""
 
 
 def is_anchor(fact: Fact) -> bool:
@@ -76,14 +90,44 @@ def about_elsewhere(claim: str, topic: str, reading: str, source: str = "", prem
     A premise names what the whole passage set is about, as a file name does: "the ban on ByteDance/TikTok apps
     starts 270 days after enactment" rests on the section that defines the banned applications by a subsection
     number, and the passage naming ByteDance and TikTok is another."""
-    named = name_tokens(source) | content_tokens(" ".join(f.text for f in premised))
-    asked = {token for token in content_tokens(claim) & content_tokens(topic) if len(token) > 1} - named
+    named = token_words(name_tokens(source) | content_tokens(" ".join(f.text for f in premised)))
+    asked = {word for word in token_words(content_tokens(claim) & content_tokens(topic)) if len(word) > 1} - named
     if len(asked) < TOPIC_MIN_TOKENS:
         return ""
-    absent = asked - content_tokens(reading)
+    absent = asked - token_words(content_tokens(reading))
     if len(asked) - len(absent) >= TOPIC_SHARE * len(asked) - 1e-9:
         return ""
     return "the cited text is not about " + ", ".join(sorted(absent)[:4])
+
+
+def asked_clause(question: str) -> str:
+    """The clause a question asks in, after the setting it opens with ("how long does someone have to file a
+    constitutional challenge to it?" of "Under H.R. 815, if the government takes an action to seize Russian sovereign
+    assets, how long …"); "" when it opens with what it asks."""
+    if script_language(question) == "ja":
+        settings = list(_JA_SETTING_END.finditer(question))
+        return question[settings[-1].end() :] if settings else ""
+    found = _EN_ASKING.search(question)
+    return _HOW_WORD.sub(" ", question[found.end() :]) if found else ""
+
+
+def asked_unsaid(worded: str, topic: str, reading: str, source: str = "", premised: Sequence[Fact] = ()) -> str:
+    """The clause a claim's question asks in, when the claim takes words from it and the evidence holds none of them
+    ("" when it holds one, or the question opens with what it asks).
+
+    A question's setting is shared by every passage about it; what it asks is what ties an answer to one of them.
+    Asked how long one has to file a constitutional challenge to the seizure of Russian sovereign assets, "someone
+    has 30 days to file…" was verified on "Not later than 30 days before the release … of a Russian sovereign asset
+    …, the President shall submit … a notification": the setting's words (action, Russian, sovereign, asset) made
+    the topic share (``about_elsewhere``), and nothing in it speaks of filing or a challenge."""
+    clause = asked_clause(topic) if topic else ""
+    if not clause:
+        return ""
+    named = token_words(name_tokens(source) | content_tokens(" ".join(f.text for f in premised)))
+    asked = {word for word in token_words(content_tokens(worded) & content_tokens(clause)) if len(word) > 1} - named
+    if len(asked) < ASKED_MIN_TOKENS or asked & token_words(content_tokens(reading)):
+        return ""
+    return " ".join(clause.split()).rstrip("?？")
 
 
 def added_words_unsaid(claim: str, topic: str, reading: str, premised: Sequence[Fact] = ()) -> str:

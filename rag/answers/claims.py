@@ -14,7 +14,11 @@ supported by evidence only when
   takes from the question and of the Japanese words it adds to it, its answer (``rag.answers.claim_words``: a kanji
   name is no fact); within one language a word written in the other script counts (ペルソナ for "persona",
   ``rag.answers.loanwords``);
-- each fact is given there for what the claim says, not for something beside it (``rag.answers.bindings``).
+- each fact is given there for what the claim says, not for something beside it, and a step the question asks
+  for by its place (the first, the last) is the one the evidence puts there (``rag.answers.bindings``);
+- it is about what the question asks, not only about the setting the question opens with ("Under H.R. 815, if the
+  government seizes …, how long …": ``claim_words.asked_unsaid``); a bare answer ("アメリカ") is checked in the
+  sentence about its question, and that sentence must be about it (``claim_words.about_elsewhere``).
 
 A fact the question itself states and the passages hold is the asker's premise (``rag.answers.premises``), not
 something the answer must prove again, unless the evidence names another identifier in its place (a table row about
@@ -36,10 +40,19 @@ from rag.answers.bindings import (
     about_another,
     bound_elsewhere,
     chose_elsewhere,
+    ordered_elsewhere,
     paired_respectively,
     said_of_sibling,
 )
-from rag.answers.claim_words import about_elsewhere, added_words_unsaid, has_sibling, in_prose, is_anchor, name_tokens
+from rag.answers.claim_words import (
+    about_elsewhere,
+    added_words_unsaid,
+    asked_unsaid,
+    has_sibling,
+    in_prose,
+    is_anchor,
+    name_tokens,
+)
 from rag.answers.contrast import (
     alone_among_others,
     any_against_exclusive,
@@ -55,6 +68,7 @@ from rag.answers.faithfulness import (
     is_yes_no_question,
     sentence_spans,
     support,
+    token_words,
 )
 from rag.answers.loanwords import heard_in
 from rag.answers.polarity import bound_reversed, denied_words, holds_words, polarity_conflict
@@ -66,6 +80,8 @@ WINDOW_SENTENCES = 3
 """Consecutive evidence sentences one claim may draw its facts from (a claim often joins two or three)."""
 WINDOW_PENALTY = 0.2
 """Score a window loses per sentence beyond the first, so a quote grows only for facts or words it adds."""
+BARE_WORDS = 3
+"""A claim of fewer words than this that shares none with its question is a bare answer ("アメリカ")."""
 CONTRADICTION_MARGIN = 0.1
 """A window whose score is within this of the contradicting one's and that agrees with the claim makes the passage
 ambiguous about it: no "No." is drawn from it (a window's score: facts found + share of words - length penalty)."""
@@ -77,7 +93,8 @@ class ClaimCheck:
 
     Attributes:
         supported: every fact found, polarity agrees, enough content words shared.
-        evidence: the evidence sentence(s) the claim was compared with, verbatim from the evidence text.
+        evidence: the evidence sentence(s) the claim was compared with, verbatim from the evidence text (a list
+            item from the sentence opening its list, when the claim's facts are there).
         missing: the claim's facts not found in ``evidence``.
         polarity_conflict: the claim affirms what the evidence negates, or the other way round.
         support: share of the claim's content words found in ``evidence``.
@@ -181,6 +198,11 @@ def check_claim(
     claimed = claimed_terms(claim)
     # the words of the file's name say which document, not what of it: every passage of ptex_manual.pdf has "pTeX"
     named = name_tokens(source)
+    # a bare answer ("アメリカ") says what it is about through its question, all of whose words it takes: among the
+    # windows holding it, the one about the question is its evidence, and must be
+    words = token_words(content_tokens(claim))
+    bare = bool(topic) and not context and len(words) < BARE_WORDS and not words & token_words(content_tokens(topic))
+    about = f"{topic} {claim}" if bare else claim
     ranked: list[_Window] = []
     for window, full_reading, size, window_lead_in in windows(evidence, WINDOW_SENTENCES, lead_in):
         # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
@@ -203,6 +225,7 @@ def check_claim(
         # windows that hold every fact and enough words come first; among them a longer window must earn its
         # place, so the quote is the sentence itself rather than its neighbours too
         score = (1 - len(missing) / len(facts) if facts else 1.0) + share - WINDOW_PENALTY * (size - 1)
+        score += support(about, held, ignored=named) if bare else 0.0
         holds = bool(reading) and not missing and not contrasted and share >= needed
         check = ClaimCheck(False, window, missing, False, share)
         ranked.append(_Window(holds, score, needed, check, reading, contrasted, window_lead_in, held))
@@ -216,7 +239,9 @@ def check_claim(
     across = script_language(best.evidence) != language
     conflict = polarity_conflict(claim, top.said, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
-    off_topic = about_elsewhere(claim, topic, top.held, source, premised) if topic and not across else ""
+    off_topic = about_elsewhere(about, topic, top.held, source, premised) if topic and not across else ""
+    if not off_topic and topic and not across and (unasked := asked_unsaid(worded, topic, top.held, source, premised)):
+        off_topic = f"the cited text does not speak of what the question asks ({unasked})"
     reason = reason or off_topic or _contrast_reason(best_contrasted)
     if not reason and topic and not across and (unsaid := added_words_unsaid(claim, topic, top.held, premised)):
         reason = "the cited text does not say " + unsaid
@@ -230,6 +255,8 @@ def check_claim(
             if chosen[1]
             else f"the cited text does not say {chosen[0]}, the alternative the claim picks"
         )
+    if not reason and topic and (step := ordered_elsewhere(claim, topic, best_reading, named)):
+        reason = f"the cited text names another {step[0]} step: {step[1]}"
     if not reason and (alone := alone_among_others(claim, best_reading)):
         reason = f"the cited text gives {alone} together with others, not alone"
     if not reason and (anyone := any_against_exclusive(claim, best_reading)):
@@ -260,9 +287,23 @@ def check_claim(
             if w.holds and w.score >= top.score - CONTRADICTION_MARGIN and not _asks(w.check.evidence)
         )
     )
+    quote = _with_lead_in(evidence, best.evidence, top.lead_in, facts)
     return ClaimCheck(
-        not reason, best.evidence, best.missing, conflict, best.support, reason, contradicts, tuple(best_contrasted)
+        not reason, quote, best.missing, conflict, best.support, reason, contradicts, tuple(best_contrasted)
     )
+
+
+def _with_lead_in(evidence: str, window: str, lead_in: str, facts: Sequence[Fact]) -> str:
+    """The quote for a claim checked on ``window``, a list item: from its list's ``lead_in`` on when the claim's
+    facts are found only there and it stands in ``evidence``, so the quote shows them. "(1) a notification of the
+    decision to take the action…" says nothing of 30 days; "(b) NOTIFICATION.—Not later than 30 days before the
+    release…, the President shall submit…— (1) a notification…" does."""
+    if not lead_in or (start := evidence.find(lead_in)) < 0 or (end := evidence.find(window, start)) < 0:
+        return window
+    own = facts_of(window)
+    if all(fact_found(f, own, plain_text(window)) for f in facts):
+        return window
+    return evidence[start : end + len(window)]
 
 
 _ONLY_ASKS = "the cited text only asks this as a question; it does not state it"

@@ -122,6 +122,12 @@ def run_tokens(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
+def token_words(tokens: Set[str]) -> set[str]:
+    """``tokens`` with a short katakana word's tokens ("チャット#0", "チャット#1", …) counted as the one word they
+    are: how many of a question's words a text holds, not how many characters."""
+    return {token.split("#", 1)[0] for token in tokens}
+
+
 def is_katakana(run: str) -> bool:
     """Whether a script run (``script_runs``) is katakana."""
     return bool(_KATAKANA_RUN.fullmatch(run))

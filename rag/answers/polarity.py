@@ -100,6 +100,9 @@ _KANA = re.compile(r"[\u3040-\u30ff]")
 _TOPIC = re.compile(r"(?<=[\u30a0-\u30ff\u3400-\u9fff々A-Za-z0-9)）」』のとでにてど])は")
 """The topic particle は after a noun, a quote or a particle ("ソフトウェアは", "のは", "では", "には"); not the は of
 "するはず", which follows a verb."""
+_CONCESSION = re.compile(r"(?:でも|(?<!なく)ても)(?=.)")
+"""A concession ("禁止でも", "禁止されていても"): the predicate after it is what the clause says. Not "なくても",
+which with what follows says whether something is needed ("読まなくてもよい")."""
 _JA_CLAUSE_END = re.compile(r"[、,，]|(?=[(（])")
 """Where a Japanese clause ends: a comma, or an aside opening ("…しない(数式モードでも効かない)" says two things)."""
 _CONDITION = re.compile(
@@ -141,12 +144,13 @@ def is_negated(sentence: str) -> bool:
 
 
 def _after_topic(clause: str) -> str:
-    """A Japanese clause from its last topic は on: what it says of its topic. A denial before it describes the
-    topic ("商用利用を禁止しているソフトウェアは…合致していません" denies once; "開示しないことはライセンス違反に
-    なります" denies nothing). An obligation is read first, so "…なくてはなりません" keeps its は."""
+    """A Japanese clause from its last topic は or concession でも/ても on: what it says of its topic. A denial
+    before it describes the topic ("商用利用を禁止しているソフトウェアは…合致していません" denies once; "開示しない
+    ことはライセンス違反になります" denies nothing) or grants a condition ("商用利用禁止でも利用できます" allows).
+    An obligation is read first, so "…なくてはなりません" keeps its は."""
     text = _OBLIGATION.sub("義務", clause)
-    topics = list(_TOPIC.finditer(text))
-    return text[topics[-1].end() :] if topics else text
+    starts = [m.end() for m in _TOPIC.finditer(text)] + [m.end() for m in _CONCESSION.finditer(text)]
+    return text[max(starts) :] if starts else text
 
 
 _EN_REPORTING = frozenset(

@@ -578,3 +578,98 @@ def test_a_true_sentence_that_gives_no_count_does_not_answer_how_many() -> None:
     assert uncounted.main_claim_failed and uncounted.claims[0].reason == NO_COUNT_REASON
     counted = check_answer("One Toshiba employee attended: Hiroshi Nozue [1].", question, passages)
     assert counted.claims[0].reason != NO_COUNT_REASON
+
+
+@needs_realdocs
+def test_a_number_given_in_the_questions_setting_but_not_for_what_it_asks_is_not_verified() -> None:
+    """Asked how long one has to file a constitutional challenge to a seizure of Russian sovereign assets, the model
+    said 30 days (the bill says 60). The notice section shares the question's setting (action, Russian sovereign
+    asset) and says "Not later than 30 days before the release…", and nothing of filing a challenge."""
+    question = (
+        "Under H.R. 815, if the government takes an action to seize Russian sovereign assets, how long does someone "
+        "have to file a constitutional challenge to it?"
+    )
+    claim = (
+        "Under H.R. 815, if the government takes an action to seize Russian sovereign assets, someone has {} to "
+        "file a constitutional challenge to it."
+    )
+    notice = chunk_with("en_us_bill_hr815_2024.pdf", "(b) NOTIFICATION.—Not later than 30 days before the release")
+    wrong = check_answer(claim.format("30 days") + " [1]", question, [Passage(1, notice, notice.text)])
+    assert wrong.main_claim_failed and wrong.claims[0].status == "unsupported"
+    assert "file" in wrong.claims[0].reason and "challenge" in wrong.claims[0].reason
+    review = chunk_with("en_us_bill_hr815_2024.pdf", "LIMITATIONS FOR FILING CLAIMS", "not later than 60 days")
+    right = check_answer(
+        "A claim must be brought not later than 60 days after the action [1].",
+        question,
+        [Passage(1, review, review.text)],
+    )
+    assert right.claims[0].status == "verified", right.claims[0].reason
+
+
+@needs_realdocs
+def test_a_japanese_claim_sharing_only_its_questions_condition_with_the_evidence_is_not_verified() -> None:
+    """The FAQ's answer on a device placed in a rented shop corner repeats the question's condition (小売店の場所を
+    借りる, 設置) and speaks of distribution; it says nothing of having to disclose source code, the thing asked."""
+    faq = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "小売店の場所を借りる", "配布にはなりません")
+    question = "小売店の場所を借りて機器を設置する場合、ソースコードの開示を求められますか？"
+    wrong = check_claim(
+        "小売店の場所を借りて機器を設置する場合、ソースコードの開示を求められます。", faq.text, topic=question
+    )
+    assert not wrong.supported and "ソースコードの開示" in wrong.reason
+    asked = "小売店の場所を借りて機器を設置する場合、OSSを配布したことになりますか？"
+    right = check_claim("小売店の場所を借りて機器を設置する場合、配布にはなりません。", faq.text, topic=asked)
+    assert right.supported, right.reason
+
+
+@needs_realdocs
+def test_a_claim_whose_number_is_in_its_lists_lead_in_quotes_the_lead_in_too() -> None:
+    """A list item is read with the sentence that opens its list; when the claim's number is only there, the quote
+    must show it: "(1) a notification of the decision…" alone does not say 30 days."""
+    notice = chunk_with("en_us_bill_hr815_2024.pdf", "(b) NOTIFICATION.—Not later than 30 days before the release")
+    checked = check_claim(
+        "The President must submit a notification of the decision 30 days before the release.",
+        notice.text,
+        topic="How many days before releasing a blocked Russian sovereign asset must the President notify Congress?",
+    )
+    assert checked.supported, checked.reason
+    assert checked.evidence.startswith("(b) NOTIFICATION.—Not later than 30 days")
+    assert checked.evidence.endswith(
+        "(1) a notification of the decision to take the action that releases or mobilizes the asset; and"
+    )
+    assert checked.evidence in notice.text
+
+
+@needs_realdocs
+def test_an_answer_naming_others_than_the_step_the_evidence_marks_first_is_not_verified() -> None:
+    """The commentary names the in-house legal department and outside law firms as experts a company can consult,
+    then says each person in charge first (まず) consults the Open Source Compliance Officer."""
+    commentary = chunk_with("ja_openchain_spec_kaisetsu.pdf", "各担当者はまずOpen Source Compliance Officer")
+    question = "コンプライアンス上の懸案があったとき、担当者が最初に相談する相手として誰が想定されている？"
+    wrong = check_claim(
+        "担当者が最初に相談する相手として社内の法務部門や社外の法律事務所が想定されています。",
+        commentary.text,
+        topic=question,
+    )
+    assert not wrong.supported
+    assert "first" in wrong.reason and "Open Source Compliance Officer" in wrong.reason
+    right = check_claim(
+        "担当者が最初に相談する相手はOpen Source Compliance Officerです。", commentary.text, topic=question
+    )
+    assert right.supported, right.reason
+
+
+@needs_realdocs
+def test_a_bare_answer_is_checked_in_a_sentence_about_its_question() -> None:
+    """Asked where AB's husband was posted before they married, the model answered the bare "アメリカ", without a
+    citation. AB's profile says "3年前までアメリカに住んでいました": the word is there, and nothing of a husband,
+    a posting or a marriage. The chat says "夫がイギリス駐在してたので、会いに行きました。結婚前です。"."""
+    chat = chunk_with("ja_chat_realpersonachat_00004.json", "夫がイギリス駐在してたので")
+    profile = chunk_with("ja_realpersonachat_interlocutors_sample.jsonl", "3年前までアメリカに住んでいました")
+    passages = [Passage(1, chat, chat.text), Passage(2, profile, profile.text)]
+    question = "チャットの中でABさんが話していた、結婚前に夫が駐在していた国はどこですか？"
+    wrong = check_answer("アメリカ", question, passages)
+    assert wrong.main_claim_failed and wrong.claims[0].status == "unsupported"
+    assert "結婚" in wrong.claims[0].reason  # one word each: not チャット#0, チャット#1…
+    right = check_answer("イギリス", question, passages)
+    assert right.claims[0].status == "reattributed" and right.citations[0].n == 1
+    assert "駐在" in right.citations[0].quote

@@ -70,6 +70,20 @@ def test_a_flipped_polarity_is_caught_even_when_the_words_match() -> None:
 
 
 @needs_realdocs
+def test_a_prohibition_granted_as_a_concession_does_not_deny_the_claim() -> None:
+    """Asked whether software whose licence bans commercial use may be used in-house, the model copied the FAQ's
+    heading as its answer: "社内であれば、商用利用禁止でも利用できます". Its 禁止 is the concession (でも), and it
+    allows; the FAQ answers "…社内で利用することはできません". Both had counted as denials, so it was verified."""
+    passage = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "社内で利用することはできません").text
+    topic = "入手したOSSのライセンスで商用利用が禁止されていますが、社内で使うだけなら使っても大丈夫ですか？"
+    wrong = check_claim("社内であれば、商用利用禁止でも利用できます。", passage, topic=topic)
+    assert not wrong.supported and wrong.polarity_conflict and wrong.contradicts
+    assert "できません" in wrong.evidence
+    right = check_claim("商用利用が禁止されているソフトウェアは、社内でも利用できません。", passage, topic=topic)
+    assert right.supported, right.reason
+
+
+@needs_realdocs
 def test_a_faq_question_supports_nothing_only_its_answer_does() -> None:
     """The FAQ asks "…ライセンスが英語の場合、英語で読まなければいけないでしょうか?" and answers that it must be read
     (読まなくてはなりません). The question holds every word of either answer, yes or no, and asserts neither."""
