@@ -65,6 +65,7 @@ from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
     content_tokens,
     is_question,
+    is_tag_line,
     is_yes_no_question,
     sentence_spans,
     support,
@@ -310,8 +311,11 @@ _ONLY_ASKS = "the cited text only asks this as a question; it does not state it"
 
 
 def _statements(window: str) -> str:
-    """``window`` without its questions (the sentences a claim may draw support from); "" when it only asks."""
-    return "\n".join(window[s:e] for s, e in sentence_spans(window) if not is_question(window[s:e]))
+    """``window`` without its questions and hashtag lines (the sentences a claim may draw support from: a FAQ's
+    "#ソースコードの提供#改変#コミュニティ" labels its topic and says nothing of it); "" when it only asks."""
+    return "\n".join(
+        window[s:e] for s, e in sentence_spans(window) if not is_question(window[s:e]) and not is_tag_line(window[s:e])
+    )
 
 
 def _asks(window: str) -> bool:

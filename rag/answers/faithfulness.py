@@ -222,6 +222,14 @@ def is_question(text: str) -> bool:
     return bool(_QUESTION_END.search(line) or (_QUESTION_START.match(line) and line.endswith("?")))
 
 
+_TAGS_ONLY = re.compile(r"\s*(?:[#＃][^\s#＃]+\s*)+")
+
+
+def is_tag_line(text: str) -> bool:
+    """Whether ``text`` is a line of hashtags ("#組込機器#配布"): a FAQ's topic labels, which say nothing of them."""
+    return bool(_TAGS_ONLY.fullmatch(text))
+
+
 def is_yes_no_question(text: str) -> bool:
     """Whether ``text`` asks for a yes or a no: a question without an interrogative word ("…を実装していますか？",
     "When I ship it, is it enough …?"). An English one opens a clause with an auxiliary before any interrogative

@@ -116,6 +116,8 @@ _JOINED_DENIAL = re.compile(r"(?:ず|ずに|なく|ないで)\s*$")
 """A clause that denies and joins the next one as a coordinate statement, not as its condition."""
 _YES_CELLS = frozenset({"yes", "y", "true", "はい", "○", "〇", "◯", "✓", "✔", "有", "あり", "可"})
 _NO_CELLS = frozenset({"no", "n", "false", "いいえ", "×", "✗", "✘", "無", "なし", "不可"})
+_BARE_ANSWER = re.compile(r"(いいえ|はい|yes|no)\s*[.。!！]?", re.IGNORECASE)
+"""A line that is only a yes or a no ("いいえ" printed under a FAQ's question): it denies or affirms the question."""
 _ANSWER_PARTICLE = re.compile(r"^\s*(?:いいえ|はい|yes|no)\s*[、,.。!！]\s*", re.IGNORECASE)
 
 
@@ -128,12 +130,15 @@ def negation_count(sentence: str) -> int:
 
 
 def is_negated(sentence: str) -> bool:
-    """Whether ``sentence`` denies what it is about ("いいえ、", "No," are not counted).
+    """Whether ``sentence`` denies what it is about ("いいえ、", "No," before a statement are not counted; a bare
+    "いいえ" or "No." is a denial).
 
     Japanese puts the main predicate last, so its polarity is that of the last clause (after the last 、):
     "貸与しているわけではないため、配布にはなりません" denies once, not twice. English counts every negation
     (odd: negated), "not only" and "no later than" excepted.
     """
+    if bare := _BARE_ANSWER.fullmatch(plain_text(sentence).strip()):
+        return bare.group(1).casefold() in ("いいえ", "no")  # a FAQ's answer line under its question
     text = _ANSWER_PARTICLE.sub("", plain_text(sentence)).strip()
     if (answered := _yes_no_cell(text)) is not None:
         return not answered

@@ -11,7 +11,14 @@ from collections.abc import Callable, Sequence
 from rag.answers.citations import Passage
 from rag.answers.claims import ClaimCheck
 from rag.answers.facts import facts_of, plain_text, same_fact
-from rag.answers.faithfulness import content_tokens, is_yes_no_question, says_unknown, support
+from rag.answers.faithfulness import (
+    content_tokens,
+    is_question,
+    is_tag_line,
+    is_yes_no_question,
+    says_unknown,
+    support,
+)
 from rag.answers.loanwords import heard_in
 from rag.answers.polarity import word_stem
 from rag.answers.prompts import detect_language
@@ -26,8 +33,6 @@ RESTATED_SHARE = 0.6
 
 RESTATES_ONLY_REASON = "it restates the question without answering it"
 
-_TAGS_ONLY = re.compile(r"\s*(?:[#＃][^\s#＃]+\s*)+")
-"""A line of hashtags ("#組込機器 #配布"): a FAQ's topic labels, which say nothing of them."""
 _KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
 _NONE = re.compile(r"\b(?:no|none|nobody|zero|neither)\b|ゼロ|いない|いません|ない|ません|なし|無し", re.IGNORECASE)
 """Words by which an answer says there are none: a count too."""
@@ -131,8 +136,10 @@ def reading_context(claim: str, question: str) -> str:
 
 def is_claim(sentence: str, question: str) -> bool:
     """Whether a sentence states something checkable (not "I don't know", not a bare connective, not a line of
-    hashtags such as a FAQ's "#組込機器#配布" copied after the answer; a bare "No." to a yes/no question is)."""
-    if not sentence or says_unknown(sentence) or _TAGS_ONLY.fullmatch(sentence):
+    hashtags such as a FAQ's "#組込機器#配布" copied after the answer, not a question: a FAQ's heading copied as
+    "両立しないライセンスのOSSを含むOSSを利用できる?" asks, and asserts nothing to verify; a bare "No." to a yes/no
+    question is a claim)."""
+    if not sentence or says_unknown(sentence) or is_tag_line(sentence) or is_question(sentence):
         return False
     return bool(content_tokens(sentence)) or bool(facts_of(sentence)) or stance(sentence, question) is not None
 

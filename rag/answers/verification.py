@@ -203,6 +203,9 @@ def check_answer(
         # every sentence restates the question ("厚労省の資料で、裁判例集の資料番号はです", the number left out):
         # the words hold, and nothing answers
         verdicts = [v if v.status == "not_checked" else _restating_only(v) for v in verdicts]
+    if main is None and not any(v.status != "not_checked" for v in verdicts):
+        # an answer that only asks ("データが分断されていないか", a checklist item copied as it stands) says nothing
+        verdicts = [_only_asking(v) if v.sentence and is_question(v.sentence) else v for v in verdicts]
     judged = [v for v in verdicts if v.status != "not_checked"]
     failed = [v for v in judged if v.status == "unsupported"]
     main = main or (judged[0] if judged else None)
@@ -217,6 +220,13 @@ def check_answer(
 
 def _restating_only(verdict: ClaimVerdict) -> ClaimVerdict:
     return ClaimVerdict(verdict.sentence, "unsupported", (), RESTATES_ONLY_REASON)
+
+
+ONLY_ASKS_REASON = "it asks a question and states nothing"
+
+
+def _only_asking(verdict: ClaimVerdict) -> ClaimVerdict:
+    return ClaimVerdict(verdict.sentence, "unsupported", (), ONLY_ASKS_REASON)
 
 
 def _judge(

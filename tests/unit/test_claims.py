@@ -23,7 +23,7 @@ from rag.answers.faithfulness import is_yes_no_question, split_sentences
 from rag.answers.polarity import asks_negatively, is_negated
 from rag.answers.premises import premises
 from rag.answers.replies import Stance, check_reply
-from rag.answers.verification import check_answer
+from rag.answers.verification import ONLY_ASKS_REASON, check_answer
 from rag.ingest.chunking import chunk_document
 from rag.ingest.parsing import parse_file
 from rag.models.embedding import Embedder
@@ -329,6 +329,14 @@ def test_facts_are_read_in_every_notation(text: str, kind: str, value: str) -> N
         ("ソースコードを開示しなくてはなりません。", False),  # the は of an obligation is no topic
         ("仕様どおり動作するはずです。", False),  # はず expects; its ず denies nothing
         ("仕様どおり動作するはずがない。", True),
+        # a concession grants its condition; the predicate after it is what the sentence says
+        ("社内であれば、商用利用禁止でも利用できます。", False),
+        ("商用利用が禁止されていても、社内では利用できません。", True),
+        ("英語で読まなくてもよい。", True),  # not needed: なくても stays with what follows
+        # a FAQ's answer line under its question
+        ("いいえ", True),
+        ("はい", False),
+        ("No.", True),
     ],
 )
 def test_polarity(sentence: str, negated: bool) -> None:
@@ -1048,3 +1056,29 @@ def test_a_line_of_hashtags_states_nothing_and_cannot_carry_a_bare_no() -> None:
     checked = check_answer("いいえ\n\n#組込機器#配布", question, [Passage(1, faq, faq.text)])
     assert checked.main_claim_failed
     assert [c.status for c in checked.claims] == ["unsupported", "not_checked"]
+
+
+@needs_realdocs
+def test_a_question_copied_into_an_answer_asserts_nothing_to_verify() -> None:
+    """Asked whether GPLv3 and Apache License 2.0 are compatible (no document says), the model copied a FAQ heading,
+    "両立しないライセンスのOSSを含むOSSを利用できる?", and the FAQ's "いいえ". The heading shares the FAQ's words and
+    was shown as a verified point; it asks, and says nothing either way."""
+    faq = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "両立しないライセンスのOSSを含むOSSを利用できる?")
+    question = "GPLv3のOSSとApache License 2.0のOSSは両立しますか？"
+    checked = check_answer(
+        "両立しないライセンスのOSSを含むOSSを利用できる?  いいえ", question, [Passage(1, faq, faq.text)]
+    )
+    assert checked.main_claim_failed
+    assert [c.status for c in checked.claims] == ["not_checked", "unsupported"]
+
+
+@needs_realdocs
+def test_an_answer_that_only_asks_is_replaced_by_the_evidence() -> None:
+    """Asked whether one sheet may hold several tables, the model answered with a checklist item of the rules as it
+    stands, "データが分断されていないか": a question, so no claim to check, and nothing answered. It was shown as the
+    answer; now the answer fails and the rules' own sentences are shown."""
+    rules = chunk_with("ja_digital_agency_machine_readability_rules.csv", "データが分断されていないか")
+    question = "機械判読ルールでは、1つのシートに複数の表を載せてもよいですか？"
+    checked = check_answer("データが分断されていないか [1]", question, [Passage(1, rules, rules.text)])
+    assert checked.main_claim_failed
+    assert [(c.status, c.reason) for c in checked.claims] == [("unsupported", ONLY_ASKS_REASON)]

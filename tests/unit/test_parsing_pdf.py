@@ -202,3 +202,17 @@ def test_a_paragraph_whose_first_line_is_indented_goes_on_in_the_block_below() -
     assert any("対照的に)和文文字直後の改行は何も発生しない." in b.text for b in manual.blocks)
     spec = parse_file(REALDOCS / "ja_openchain_spec_kaisetsu.pdf", Settings())
     assert any("本書における日本語訳は、バージョン1.2 の公式日本語訳を参考に" in b.text for b in spec.blocks)
+
+
+@pytest.mark.skipif(not REALDOCS.is_dir(), reason="../shared/realdocs is not beside the checkout")
+def test_a_faqs_large_yes_stays_in_the_chunk_of_the_question_it_answers() -> None:
+    # the FAQ prints its answer "はい" and the label "Answer" large, as a heading would be; read as headings they
+    # opened chunks of their own ("はい\n\n#デュアルライセンス#マルチライセンス"), apart from the question
+    name = "ja_oss_license_misunderstandings_faq.pdf"
+    doc = parse_file(REALDOCS / name, Settings())
+    assert not any(b.kind == "heading" and b.text in ("はい", "いいえ", "Answer") for b in doc.blocks)
+    chunks = chunk_document(doc, source=name, rel_path=name, doc_type="general", settings=SETTINGS)
+    answered = next(c for c in chunks if "選択したライセンス文書のみを添付すればよいですか" in c.text)
+    assert "よいですか?\n\nはい" in answered.text
+    assert answered.section == "デュアルライセンスは選択した方だけ添付すればいい?"
+    assert not any(c.text.startswith(("はい", "いいえ", "Answer")) for c in chunks)

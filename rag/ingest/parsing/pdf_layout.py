@@ -7,6 +7,7 @@ font sizes and text it found.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -17,6 +18,9 @@ from rag.records import Block
 
 _HEADING_SCALE = 1.15
 _HEADING_MAX_CHARS = 80
+_NOT_A_HEADING = re.compile(r"(?i:はい|いいえ|yes|no|answer|question|q|a|質問|回答|答え|解答)\s*[.。:：]?")
+"""What a Q&A layout prints large without titling anything: the answer (はい, No) and the labels (Question, Answer).
+As headings they opened sections of their own and parted a FAQ's "はい" from the question it answers."""
 OCR = "ocr"
 """Block and chunk metadata key: True on text read by OCR (a citation quotes the OCR's reading)."""
 _PARAGRAPH_ENDS = ("。", "．", ".", "!", "?", "！", "？", ":", "：", "」", "）", ")")
@@ -55,7 +59,7 @@ def _is_heading(lines: list[Line], body_size: float) -> bool:
     text = " ".join(line.text for line in lines)
     if len(lines) > 2 or len(text) > _HEADING_MAX_CHARS or text.endswith(("。", ".", "、", ",")):
         return False
-    if is_page_number(text) or not any(ch.isalpha() for ch in text):
+    if is_page_number(text) or not any(ch.isalpha() for ch in text) or _NOT_A_HEADING.fullmatch(text.strip()):
         return False
     size = min(line.size for line in lines)
     return size >= body_size * _HEADING_SCALE or (all(line.bold for line in lines) and size >= body_size)
