@@ -90,11 +90,11 @@ def ordered_elsewhere(claim: str, question: str, reading: str, ignored: set[str]
     Asked whom one consults first about a compliance concern, the model answered the in-house legal department or an
     outside law firm. The commentary names them as the experts a company can consult, and then says "各担当者はまず
     Open Source Compliance Officer に懸案事項について相談し": its first step names another."""
+    added = content_tokens(claim) - content_tokens(question) - ignored
+    clauses = [c for start, end in sentence_spans(reading) for c in _CLAUSE_END.split(reading[start:end])]
     for order, mark in _ORDER_WORDS.items():
         if not mark.search(question):
             continue
-        added = content_tokens(claim) - content_tokens(question) - ignored
-        clauses = [c for start, end in sentence_spans(reading) for c in _CLAUSE_END.split(reading[start:end])]
         marked = [c for c in clauses if mark.search(c)]
         if not added or not marked or any(added & content_tokens(c) for c in marked):
             continue

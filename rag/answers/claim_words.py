@@ -90,7 +90,7 @@ def about_elsewhere(claim: str, topic: str, reading: str, source: str = "", prem
     A premise names what the whole passage set is about, as a file name does: "the ban on ByteDance/TikTok apps
     starts 270 days after enactment" rests on the section that defines the banned applications by a subsection
     number, and the passage naming ByteDance and TikTok is another."""
-    named = token_words(name_tokens(source) | content_tokens(" ".join(f.text for f in premised)))
+    named = _named_words(source, premised)
     asked = {word for word in token_words(content_tokens(claim) & content_tokens(topic)) if len(word) > 1} - named
     if len(asked) < TOPIC_MIN_TOKENS:
         return ""
@@ -98,6 +98,12 @@ def about_elsewhere(claim: str, topic: str, reading: str, source: str = "", prem
     if len(asked) - len(absent) >= TOPIC_SHARE * len(asked) - 1e-9:
         return ""
     return "the cited text is not about " + ", ".join(sorted(absent)[:4])
+
+
+def _named_words(source: str, premised: Sequence[Fact]) -> set[str]:
+    """The words that say which document and which premises a question is about, not what of them it asks: those of
+    the ``source`` file's name and of the names the claim restates as the asker's ``premised`` facts."""
+    return token_words(name_tokens(source) | content_tokens(" ".join(f.text for f in premised)))
 
 
 def asked_clause(question: str) -> str:
@@ -123,7 +129,7 @@ def asked_unsaid(worded: str, topic: str, reading: str, source: str = "", premis
     clause = asked_clause(topic) if topic else ""
     if not clause:
         return ""
-    named = token_words(name_tokens(source) | content_tokens(" ".join(f.text for f in premised)))
+    named = _named_words(source, premised)
     asked = {word for word in token_words(content_tokens(worded) & content_tokens(clause)) if len(word) > 1} - named
     if len(asked) < ASKED_MIN_TOKENS or asked & token_words(content_tokens(reading)):
         return ""

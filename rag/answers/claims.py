@@ -44,6 +44,7 @@ from rag.answers.bindings import (
     paired_respectively,
     said_of_sibling,
 )
+from rag.answers.bounds import bound_reversed
 from rag.answers.claim_words import (
     about_elsewhere,
     added_words_unsaid,
@@ -63,16 +64,16 @@ from rag.answers.contrast import (
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, words_besides
 from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
+    asserts_nothing,
     content_tokens,
     is_question,
-    is_tag_line,
     is_yes_no_question,
     sentence_spans,
     support,
     token_words,
 )
 from rag.answers.loanwords import heard_in
-from rag.answers.polarity import bound_reversed, denied_words, holds_words, polarity_conflict
+from rag.answers.polarity import denied_words, holds_words, polarity_conflict
 from rag.answers.prompts import script_language
 from rag.answers.scope import former_state
 from rag.answers.windows import windows, without_link_targets
@@ -313,9 +314,7 @@ _ONLY_ASKS = "the cited text only asks this as a question; it does not state it"
 def _statements(window: str) -> str:
     """``window`` without its questions and hashtag lines (the sentences a claim may draw support from: a FAQ's
     "#ソースコードの提供#改変#コミュニティ" labels its topic and says nothing of it); "" when it only asks."""
-    return "\n".join(
-        window[s:e] for s, e in sentence_spans(window) if not is_question(window[s:e]) and not is_tag_line(window[s:e])
-    )
+    return "\n".join(window[s:e] for s, e in sentence_spans(window) if not asserts_nothing(window[s:e]))
 
 
 def _asks(window: str) -> bool:

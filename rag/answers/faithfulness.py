@@ -225,9 +225,11 @@ def is_question(text: str) -> bool:
 _TAGS_ONLY = re.compile(r"\s*(?:[#＃][^\s#＃]+\s*)+")
 
 
-def is_tag_line(text: str) -> bool:
-    """Whether ``text`` is a line of hashtags ("#組込機器#配布"): a FAQ's topic labels, which say nothing of them."""
-    return bool(_TAGS_ONLY.fullmatch(text))
+def asserts_nothing(text: str) -> bool:
+    """Whether ``text`` states nothing that could be true or false: a question (a FAQ's "…読まなければいけない
+    でしょうか?" in the evidence, a FAQ heading copied into an answer), or a line of hashtags ("#組込機器#配布", a
+    FAQ's topic labels, which say nothing of them)."""
+    return is_question(text) or bool(_TAGS_ONLY.fullmatch(text))
 
 
 def is_yes_no_question(text: str) -> bool:

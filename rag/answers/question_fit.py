@@ -11,14 +11,7 @@ from collections.abc import Callable, Sequence
 from rag.answers.citations import Passage
 from rag.answers.claims import ClaimCheck
 from rag.answers.facts import facts_of, plain_text, same_fact
-from rag.answers.faithfulness import (
-    content_tokens,
-    is_question,
-    is_tag_line,
-    is_yes_no_question,
-    says_unknown,
-    support,
-)
+from rag.answers.faithfulness import asserts_nothing, content_tokens, is_yes_no_question, says_unknown, support
 from rag.answers.loanwords import heard_in
 from rag.answers.polarity import word_stem
 from rag.answers.prompts import detect_language
@@ -139,7 +132,7 @@ def is_claim(sentence: str, question: str) -> bool:
     hashtags such as a FAQ's "#組込機器#配布" copied after the answer, not a question: a FAQ's heading copied as
     "両立しないライセンスのOSSを含むOSSを利用できる?" asks, and asserts nothing to verify; a bare "No." to a yes/no
     question is a claim)."""
-    if not sentence or says_unknown(sentence) or is_tag_line(sentence) or is_question(sentence):
+    if not sentence or says_unknown(sentence) or asserts_nothing(sentence):
         return False
     return bool(content_tokens(sentence)) or bool(facts_of(sentence)) or stance(sentence, question) is not None
 

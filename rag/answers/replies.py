@@ -17,14 +17,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from enum import Enum
 
+from rag.answers.bounds import bounded_above, bounded_below
 from rag.answers.claims import ClaimCheck, check_claim
 from rag.answers.facts import Fact, facts_of, plain_text
 from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, is_yes_no_question, strip_markers, support
 from rag.answers.polarity import (
     POLARITY_MIN_SUPPORT,
     asks_negatively,
-    bounded_above,
-    bounded_below,
     denied_words,
     holds_words,
     is_negated,
