@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rag.answers.facts import Fact, significant_digits, words_besides
+from rag.answers.facts import Fact, facts_of, plain_text, significant_digits, words_besides
 from rag.answers.faithfulness import content_tokens, is_katakana, run_tokens, script_runs, token_words
 from rag.answers.prompts import script_language
 from rag.retrieval.named_sources import name_pieces
@@ -44,8 +44,11 @@ _EN_ASKING = re.compile(
 )
 """Where an English question's asking clause starts after the setting it opens with ("Under H.R. 815, if …, how
 long …")."""
-_JA_SETTING_END = re.compile(r"(?:場合|とき|時|際|なら|ならば|たら|れば)(?:は|には|に|でも)?[、，,]")
-"""Where the condition a Japanese question opens with ends ("…を貸与する場合、…")."""
+_JA_SETTING_END = re.compile(
+    r"(?:場合|とき|時|際|なら|ならば|たら|れば)(?:は|には|に|でも)?[、，,]|(?:のです|です|ます|ました|でした)が[、，,]|[。．]"
+)
+"""Where the setting a Japanese question opens with ends: a condition ("…を貸与する場合、…"), the background it
+gives ("…禁止されているのですが、…"), a sentence before the one that asks ("当社は営利企業です。…")."""
 _HOW_WORD = re.compile(r"\bhow\s+\w+", re.IGNORECASE)
 """"how long", "how many": the words that ask, not what is asked about."""
 
@@ -94,10 +97,43 @@ def about_elsewhere(claim: str, topic: str, reading: str, source: str = "", prem
     asked = {word for word in token_words(content_tokens(claim) & content_tokens(topic)) if len(word) > 1} - named
     if len(asked) < TOPIC_MIN_TOKENS:
         return ""
-    absent = asked - token_words(content_tokens(reading))
+    unnamed = _names_not_held(topic, claim, reading)
+    held = token_words(content_tokens(reading)) - {word for words in unnamed.values() for word in words}
+    absent = asked - held
     if len(asked) - len(absent) >= TOPIC_SHARE * len(asked) - 1e-9:
         return ""
+    if names := [name for name, words in unnamed.items() if words & asked]:
+        return "the cited text does not name " + ", ".join(f"「{name}」" for name in names)
     return "the cited text is not about " + ", ".join(sorted(absent)[:4])
+
+
+_QUOTED = re.compile(r"「([^「」]+)」|『([^『』]+)』|“([^“”]+)”|\"([^\"]+)\"")
+QUOTED_NAME_MIN_WORDS = 3
+"""Words from which a quoted phrase of the question is a name, held by a text only whole."""
+
+
+def _names_not_held(topic: str, claim: str, reading: str) -> dict[str, set[str]]:
+    """The words of the question's quoted names (「労働基準法における『労働者』に関する研究会」, of at least
+    ``QUOTED_NAME_MIN_WORDS`` words) that the claim restates and ``reading`` does not hold whole: there its words
+    speak of other things. Asked when that study group first met, "…研究会は、昭和60年1月1日から令和6年12月31日までの
+    期間に開催されました" was verified on the period in which the court cases it collects were decided, a sentence
+    that names the Labour Standards Act and workers and no study group."""
+    whole = _bare(reading)
+    claimed = content_tokens(claim)
+    unnamed: dict[str, set[str]] = {}
+    for found in _QUOTED.finditer(topic):
+        name = next(group for group in found.groups() if group)
+        tokens = content_tokens(name)
+        if len({w for w in token_words(tokens) if len(w) > 1}) < QUOTED_NAME_MIN_WORDS or not tokens <= claimed:
+            continue
+        if _bare(name) not in whole:
+            unnamed[name] = token_words(tokens)
+    return unnamed
+
+
+def _bare(text: str) -> str:
+    """``text`` as its word characters alone, so a name matches across brackets, spaces and widths."""
+    return "".join(ch for ch in plain_text(text).casefold() if ch.isalnum())
 
 
 def _named_words(source: str, premised: Sequence[Fact]) -> set[str]:
@@ -111,7 +147,7 @@ def asked_clause(question: str) -> str:
     constitutional challenge to it?" of "Under H.R. 815, if the government takes an action to seize Russian sovereign
     assets, how long …"); "" when it opens with what it asks."""
     if script_language(question) == "ja":
-        settings = list(_JA_SETTING_END.finditer(question))
+        settings = [m for m in _JA_SETTING_END.finditer(question) if question[m.end() :].strip()]
         return question[settings[-1].end() :] if settings else ""
     found = _EN_ASKING.search(question)
     return _HOW_WORD.sub(" ", question[found.end() :]) if found else ""
@@ -154,6 +190,13 @@ def added_words_unsaid(claim: str, topic: str, reading: str, premised: Sequence[
     if len(added) - len(absent) >= ADDED_WORDS_SHARE * len(added):
         return ""
     return ", ".join(sorted(absent)[:4])
+
+
+def word_count(text: str) -> int:
+    """How many words ``text`` says besides its facts: its Latin-script content words, its kanji pairs and each of
+    its katakana runs once ("バナナジュース" is one word, not six character pairs)."""
+    latin = [token for token in words_besides(text, facts_of(text)) if token.isascii()]
+    return len(latin) + len(_added_words(text, set()))
 
 
 def _added_words(claim: str, known: set[str]) -> list[tuple[str, frozenset[str]]]:

@@ -60,6 +60,7 @@ from rag.answers.contrast import (
     claimed_terms,
     contrasted_terms,
     difference_denied,
+    one_side_only,
 )
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, words_besides
 from rag.answers.faithfulness import (
@@ -189,13 +190,17 @@ def check_claim(
     stated = facts_of(without_link_targets(claim))  # a copied link's path is no more a fact here than there
     facts = tuple(f for f in stated if not any(same_fact(f, g) for g in given))
     premised = tuple(f for f in stated if f.kind in ("identifier", "name") and f not in facts)
-    if topic and not is_yes_no_question(topic) and not words_besides(claim, stated) - content_tokens(topic):
-        # a bare pick ("Hamas and Other … Act") answers for what the question names ("Division L"): the evidence
-        # must not give it for a sibling ("(13) DIVISION M.—Hamas …")
+    picks = topic and not is_yes_no_question(topic) and not words_besides(claim, stated) - content_tokens(topic)
+    if picks or (topic and not any(f.kind == "identifier" for f in stated)):
+        # a bare pick ("Hamas and Other … Act") answers for what the question names ("Division L"), and a claim
+        # naming no identifier ("This function is implemented") speaks of the one its question names
+        # (TEE_GenerateRandom): the evidence must not give it for a sibling ("(13) DIVISION M.—Hamas …",
+        # "| TEE_Malloc | Yes | Covered in test suite |")
         asked = (f for f in facts_of(topic) if f.kind == "identifier")
         premised += tuple(f for f in asked if not any(same_fact(f, s) for s in stated))
     distinctive = [f for f in facts if is_anchor(f)]
     worded = f"{context} {claim}" if context else claim
+    names_said = " ".join(f.text for f in facts if f.kind == "name")
     language = script_language(claim)
     claimed = claimed_terms(claim)
     # the words of the file's name say which document, not what of it: every passage of ptex_manual.pdf has "pTeX"
@@ -211,17 +216,24 @@ def check_claim(
         reading = _statements(full_reading)
         window_facts = facts_of(reading)
         # in one language, a word the reading writes in the other script (ペルソナ / "persona") is a word it holds;
-        # across languages words do not carry a check (a katakana クラス is no evidence of "class" being said)
+        # across languages words do not carry a check (a katakana クラス is no evidence of "class" being said), but
+        # a name does: "AA names Italy" is checked on "AA: 私はイタリアとかに行ってました"
         reading_language = script_language(reading)
-        heard = heard_in(worded, reading) if reading_language == language else []
+        heard = heard_in(worded if reading_language == language else names_said, reading)
         held = "\n".join([reading, *heard])
         missing = tuple(f for f in facts if not fact_found(f, window_facts, plain_text(held)))
         missing += tuple(f for f in premised if about_another(f, window_facts, reading))
         share = support(worded, held, ignored=named) if reading else 0.0
         contrasted = contrasted_terms(claimed, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
-        # facts (``claim_words.is_anchor``) and polarity must carry the check; a claim without one is not verified
-        anchored = any(not has_sibling(f, window_facts) for f in distinctive)
+        # facts (``claim_words.is_anchor``), or a name it writes in the other script (Italy, イタリア) beside every
+        # other name the claim states ("AA: 私はイタリアとかに…"; "場所: トヨタ自動車" is not where Hiroshi Nozue is
+        # from), and polarity must carry the check; a claim without one is not verified
+        anchored = any(not has_sibling(f, window_facts) for f in distinctive) or (
+            reading_language != language
+            and bool(heard)
+            and all(fact_found(f, window_facts, plain_text(held)) for f in stated if f.kind == "name")
+        )
         other_language = anchored and reading_language != language and in_prose(reading, window_facts)
         needed = 0.0 if other_language else threshold
         # windows that hold every fact and enough words come first; among them a longer window must earn its
@@ -259,6 +271,8 @@ def check_claim(
         )
     if not reason and topic and (step := ordered_elsewhere(claim, topic, best_reading, named)):
         reason = f"the cited text names another {step[0]} step: {step[1]}"
+    if not reason and (side := one_side_only(claim, best_reading)):
+        reason = f"the cited text speaks of {side[0]} without {side[1]}; the claim of both"
     if not reason and (alone := alone_among_others(claim, best_reading)):
         reason = f"the cited text gives {alone} together with others, not alone"
     if not reason and (anyone := any_against_exclusive(claim, best_reading)):

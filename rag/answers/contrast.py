@@ -1,5 +1,6 @@
 """Contrasting terms: a claim about one side of a pair ("和文文字") is not supported by a sentence about the other
-("欧文文字の文字コード0–255 をとる(例:\\catcode)").
+("欧文文字の文字コード0–255 をとる(例:\\catcode)"), and a claim about both sides together ("和文文字と欧文文字の間")
+by a sentence naming one of them alone (``one_side_only``).
 
 Word overlap cannot see this: the two sentences share everything but the one word that matters. The pairs are terms
 whose opposite a technical or legal text commonly states beside them (script, direction, position in a line, bound,
@@ -134,6 +135,19 @@ def contrasted_terms(claimed: list[tuple[str, str]], evidence: str) -> list[tupl
         for term, opposite in claimed
         if opposite in read and not _names(read, term) and _names(read, opposite)
     ]
+
+
+def one_side_only(claim: str, evidence: str) -> tuple[str, str] | None:
+    """``(stated, unstated)`` for a pair the claim names both sides of ("和文文字と欧文文字の間") where the evidence
+    names only one ("連続する和文文字間"): it speaks of that side, not of the two together. None otherwise."""
+    said, read = plain_text(claim).casefold(), plain_text(evidence).casefold()
+    for term, opposites in _OPPOSITE.items():
+        if not (_names(said, term) and _names(read, term)):
+            continue
+        for opposite in opposites:
+            if _names(said, opposite) and not _names(read, opposite):
+                return term, opposite
+    return None
 
 
 # ---- one term alone against several ------------------------------------------------------------------------

@@ -198,10 +198,15 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
     restated = max(support(claim, closest), support(predicate, closest))
     if restated < POLARITY_MIN_SUPPORT:
         # few words in common, but the sentence holding the claim's facts is what it restates: a table row
-        # "| TEEC_RequestCancellation | No |" against "TEEC_RequestCancellation is implemented"
-        if not max(held, default=0):
+        # "| TEEC_RequestCancellation | No |" against "TEEC_RequestCancellation is implemented"; and a row alone is
+        # what a claim checked on it (its words found in the header it is read with) restates: "This function is
+        # implemented" against "| **Asymmetric Functions** | No |" under "| GP TEE Internal API | Implemented |"
+        if len(sentences) == 1 and is_table_row(sentences[0]):
+            closest = sentences[0]
+        elif not max(held, default=0):
             return False
-        closest = by_facts
+        else:
+            closest = by_facts
     if (outcome := condition_outcome(claim, closest)) is not None:
         return is_negated(claim) != outcome
     if (commented := comment_polarity(claim, closest)) is not None:

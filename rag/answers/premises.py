@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import PurePosixPath
 
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text
 from rag.answers.faithfulness import is_yes_no_question
@@ -42,7 +43,7 @@ def premises(
     too; ``rag.answers.verification`` still refuses a denial whose sentence names another identifier.
     """
     read = [(facts_of(text), plain_text(text)) for text in texts]
-    names = [_letters_and_digits(source) for source in sources]
+    names = [PurePosixPath(source).name.casefold() for source in sources]
     pieces = {piece.casefold() for source in sources for piece in name_pieces(source)}
     yes_no = is_yes_no_question(question)
     # asked in English of Japanese passages (or the reverse), the question's Latin-script names are its framing:
@@ -78,10 +79,15 @@ def _names_a_source(fact: Fact, names: Sequence[str]) -> bool:
     if fact.kind in ("identifier", "name") and (extensions := _FORMAT_NAMES.get(fact.value.casefold())):
         return any(name.endswith(extensions) for name in names)
     if fact.kind == "number":
+        # a number of the name's own, between separators: 2024 of ``bill_hr815_2024.pdf``, not of "hr8152024"
         digits = re.sub(r"\D", "", fact.text)
         return len(digits) >= 3 and any(re.search(rf"(?<!\d){digits}(?!\d)", name) for name in names)
     key = _letters_and_digits(fact.value)
-    return fact.kind in ("identifier", "name") and len(key) >= 4 and any(key in name for name in names)
+    return (
+        fact.kind in ("identifier", "name")
+        and len(key) >= 4
+        and any(key in _letters_and_digits(name) for name in names)
+    )
 
 
 def _letters_and_digits(text: str) -> str:

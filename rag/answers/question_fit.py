@@ -9,13 +9,21 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag.answers.citations import Passage
+from rag.answers.claim_words import asked_clause, name_tokens, word_count
 from rag.answers.claims import ClaimCheck
-from rag.answers.facts import facts_of, plain_text, same_fact
-from rag.answers.faithfulness import asserts_nothing, content_tokens, is_yes_no_question, says_unknown, support
+from rag.answers.facts import facts_of, plain_text, same_fact, words_besides
+from rag.answers.faithfulness import (
+    asserts_nothing,
+    content_tokens,
+    is_yes_no_question,
+    says_unknown,
+    support,
+    token_words,
+)
 from rag.answers.loanwords import heard_in
 from rag.answers.polarity import word_stem
 from rag.answers.prompts import detect_language
-from rag.answers.replies import asked_verb, says_word, stance
+from rag.answers.replies import GENERIC_PREDICATES, asked_verb, says_word, stance
 from rag.answers.worked_figures import asks_count
 
 SHORT_CLAIM_TOKENS = 3
@@ -26,6 +34,7 @@ RESTATED_SHARE = 0.6
 
 RESTATES_ONLY_REASON = "it restates the question without answering it"
 
+_KANJI = re.compile("[\u3400-\u9fff々]")
 _KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
 _NONE = re.compile(r"\b(?:no|none|nobody|zero|neither)\b|ゼロ|いない|いません|ない|ません|なし|無し", re.IGNORECASE)
 """Words by which an answer says there are none: a count too."""
@@ -120,6 +129,45 @@ def restates(claim: str, question: str) -> bool:
 def _adds_no_fact(claim: str, question: str) -> bool:
     asked = facts_of(question)
     return all(any(same_fact(fact, given) for given in asked) for fact in facts_of(claim))
+
+
+ASKED_WORDS_MIN = 2
+"""Words of what a question asks (``asked_untouched``) below which an answer may well say it in other words."""
+NOT_ASKED_REASON = "it does not speak of what the question asks ({})"
+
+
+def asked_untouched(claim: str, question: str, sources: Sequence[str]) -> str:
+    """The words of what ``question`` asks, when ``claim``, the answer's point, takes none of them ("" otherwise).
+
+    What a yes/no question asks is its asking clause (``claim_words.asked_clause``: after the setting it opens with,
+    "…禁止されているのですが、社内だけで使うのであれば問題ないですか"); what another question asks is all of it,
+    whose predicate an answer giving a value may well paraphrase ("how long does someone have to file a
+    constitutional challenge to it?": "a claim must be brought not later than 60 days after the action"). Both less
+    their facts other than names, the words of the ``sources``' file names, generic predicates (問題, 必要, できる)
+    and single letters and kana (a single kanji is a verb: 勧 of "何を勧めていますか").
+    A true sentence about something else is no answer: asked how much H.R. 815 appropriates for wildfire recovery
+    (it appropriates nothing), the model copied "$10,000,000 … for necessary expenses related to the administration
+    of nonprofit security grants", verified and shown as the answer; asked whether software whose licence bans
+    commercial use may be used in-house, it answered "商用利用を禁止しているソフトウェアはOSIのOSSの定義に合致して
+    いません". A claim of fewer than ``SHORT_CLAIM_TOKENS`` words besides its facts, or a yes or no, is read with its
+    question instead."""
+    if stance(claim, question) is not None:
+        return ""
+    yes_no = is_yes_no_question(question)
+    part = (asked_clause(question) if yes_no else "") or question
+    named = set().union(*(name_tokens(source) for source in sources)) if sources else set()
+    asked = token_words(_words_and_names(part) - named - GENERIC_PREDICATES)
+    asked = {word for word in asked if len(word) > 1 or _KANJI.fullmatch(word)}  # 勧 of "何を勧めていますか"
+    if len(asked) < ASKED_WORDS_MIN or word_count(claim) < SHORT_CLAIM_TOKENS:
+        return ""
+    if asked & token_words(_words_and_names(claim)) or heard_in(claim, part):
+        return ""
+    return ", ".join(sorted(asked)[:4])
+
+
+def _words_and_names(text: str) -> set[str]:
+    """The content words of ``text`` besides its numbers, codes and dates: who and what it speaks of."""
+    return words_besides(text, [fact for fact in facts_of(text) if fact.kind != "name"])
 
 
 def reading_context(claim: str, question: str) -> str:

@@ -33,7 +33,7 @@ from rag.answers.polarity import (
 
 _PARTICLE = re.compile(r"^\s*(はい|ええ|いいえ|いえ|yes|no)\b\s*[、,.。!！]?\s*", re.IGNORECASE)
 _DENYING_PARTICLES = frozenset({"いいえ", "いえ", "no"})
-_GENERIC_PREDICATES = content_tokens(
+GENERIC_PREDICATES = content_tokens(
     "できます できません です ます ません でした そうです あります ありません なります なりません います いません"
     " 必要 不要 可能 不可能 構いません かまいません 問題 大丈夫 よい いい 正しい"
     " it is are was were can could does do did will would must may should has have they you we he she"
@@ -67,7 +67,7 @@ def stance(reply: str, question: str) -> Stance | None:
     match = _PARTICLE.match(plain)
     particle = match.group(1).casefold() if match else ""
     rest = plain[match.end() :] if match else plain
-    if facts_of(rest) or content_tokens(rest) - _GENERIC_PREDICATES:
+    if facts_of(rest) or content_tokens(rest) - GENERIC_PREDICATES:
         return None  # it says something of its own ("はい、mTowerはTEE_GenerateRandomを実装しています"): a claim
     asked_negated = is_negated(proposition(question))
     if content_tokens(rest):
@@ -182,7 +182,7 @@ def asked_verb(question: str) -> str:
     """What a Japanese yes/no question asks of its subject: the last word of its proposition written in kanji or
     katakana, passing over a predicate that says nothing by itself (問題, 必要, 可能: "…使うなら問題ありませんか" asks
     about 使). "" for other languages, where every evidence holds it."""
-    words = [w for w in predicate_words(proposition(question), 3) if not content_tokens(w) <= _GENERIC_PREDICATES]
+    words = [w for w in predicate_words(proposition(question), 3) if not content_tokens(w) <= GENERIC_PREDICATES]
     return words[-1] if words else ""
 
 

@@ -30,8 +30,10 @@ from rag.answers.faithfulness import (
 from rag.answers.premises import premises
 from rag.answers.question_fit import (
     NO_COUNT_REASON,
+    NOT_ASKED_REASON,
     RESTATES_ONLY_REASON,
     adds_nothing,
+    asked_untouched,
     count_unsaid,
     is_claim,
     reading_context,
@@ -159,6 +161,9 @@ def check_answer(
             marked, supports = _with_marker(sentence, None), []
         if verdict.status != "unsupported" and main is None and uncounted:
             verdict = ClaimVerdict(plain, "unsupported", (), NO_COUNT_REASON)  # true, maybe, and no answer
+            marked, supports = _with_marker(sentence, None), []
+        if verdict.status != "unsupported" and main is None and (asked := asked_untouched(plain, question, sources)):
+            verdict = ClaimVerdict(plain, "unsupported", (), NOT_ASKED_REASON.format(asked))  # true, of another thing
             marked, supports = _with_marker(sentence, None), []
         denied_by_itself: Contradiction | None = None
         if verdict.status != "unsupported" and denies_what_it_affirms(plain, question):

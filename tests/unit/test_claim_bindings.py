@@ -673,3 +673,156 @@ def test_a_bare_answer_is_checked_in_a_sentence_about_its_question() -> None:
     right = check_answer("イギリス", question, passages)
     assert right.claims[0].status == "reattributed" and right.citations[0].n == 1
     assert "駐在" in right.citations[0].quote
+
+
+@needs_realdocs
+def test_a_claim_naming_no_identifier_speaks_of_the_one_its_question_names() -> None:
+    """Asked whether TEE_GenerateRandom can be called from mTower's Secure World (the table marks it "No"), the model
+    said yes, then "This function is implemented in the GP TEE Internal API table and is covered in the test suite."
+    That sentence was verified on TEE_Malloc's row, "| TEE_Malloc | Yes | Covered in test suite |", and as the
+    answer's only verified sentence it kept the wrong yes on screen. Then on "| **Asymmetric Functions** | No |", a
+    row whose "No" under "Implemented" was not read as a denial: its words were all in the header above it."""
+    table = chunk_with("en_mtower_functionality_description.md", "| TEE_GenerateRandom ")
+    malloc = chunk_with("en_mtower_functionality_description.md", "| TEE_Malloc ")
+    passages = [Passage(1, table, table.text), Passage(2, malloc, malloc.text)]
+    question = "Our trusted application needs random bytes. Can I call TEE_GenerateRandom from mTower's Secure World?"
+    reply = (
+        "Yes, you can call TEE_GenerateRandom from the Secure World. This function is implemented in the GP TEE "
+        "Internal API table and is covered in the test suite."
+    )
+
+    checked = check_answer(reply, question, passages)
+
+    assert [claim.status for claim in checked.claims] == ["unsupported", "unsupported"]
+    assert checked.main_claim_failed  # the wrong yes is replaced by the evidence
+    malloc_said = check_claim("This function is covered in the test suite.", malloc.text, topic=question)
+    assert not malloc_said.supported and "TEE_GenerateRandom" in malloc_said.reason
+    right = check_claim("No, TEE_GenerateRandom is not implemented.", table.text, topic=question)
+    assert right.supported, right.reason
+
+
+@needs_realdocs
+def test_a_claim_about_a_quoted_name_rests_on_a_sentence_that_names_it_whole() -> None:
+    """Asked when the first meeting of 「労働基準法における『労働者』に関する研究会」 was held (the MHLW note does
+    not say), the model answered with the period the court cases it collects were decided in, "…研究会は、昭和60年1月
+    1日から令和6年12月31日までの期間に開催されました", and it was verified: the sentence holds the dates and the
+    name's words 労働基準法 and 労働者, and names no study group."""
+    from rag.answers.premises import premises
+
+    note = chunk_with("ja_mhlw_worker_status_caselaw_method.pdf", "昭和60 年1 月1 日から令和6 年12 月31 日")
+    question = "第1回「労働基準法における『労働者』に関する研究会」は何年何月何日に開催されましたか？"
+    given = premises(question, [note.text], [note.source])  # 第1回: the note names 第１回研究会資料
+
+    wrong = check_claim(
+        "第1回「労働基準法における『労働者』に関する研究会」は、昭和60年1月1日から令和6年12月31日までの期間に"
+        "開催されました。",
+        note.text,
+        given=given,
+        topic=question,
+    )
+
+    assert not wrong.supported
+    assert "「労働基準法における『労働者』に関する研究会」" in wrong.reason
+    cases = "裁判例は昭和60年1月1日から令和6年12月31日までの期間に判決が下された、労働者性が争点とされたものです。"
+    assert check_claim(
+        cases, note.text, topic="研究会の資料の裁判例は、いつからいつまでに判決が下されたものですか？"
+    ).supported
+
+
+@needs_realdocs
+def test_a_year_in_the_documents_file_name_is_the_askers_premise() -> None:
+    """ "2024年の米国法案H.R. 815では…" answered in Japanese with the bill's own figure, $1,200,000,000, was refused
+    as "not in the cited text: 2024年": the year is in the file's name (``bill_hr815_2024.pdf``), not on its pages."""
+    from rag.answers.premises import premises
+
+    section = chunk_with("en_us_bill_hr815_2024.pdf", "$1,200,000,000")
+    question = (
+        "2024年の米国法案H.R. 815では、イスラエルがアイアンビーム防衛システムを調達するための資金としていくら"
+        "計上されていますか？"
+    )
+    given = premises(question, [section.text], [section.source])
+
+    assert "2024年" in [fact.text for fact in given]
+
+
+@needs_realdocs
+def test_a_name_written_in_katakana_ties_a_claim_to_a_sentence_in_the_other_language(e5_embedder: Embedder) -> None:
+    """Asked in English which European country AA names in the Japanese chat, the model answered "AA names Italy";
+    the chat says "AA: 私はイタリアとかに行ってました". Across languages only facts tie a claim to a sentence, and a
+    country's name was none: "not in the cited text: Italy". A name the evidence writes in katakana is that name."""
+    chat = chunk_with("ja_chat_realpersonachat_00004.json", "私はイタリアとかに行ってました")
+    passages = [Passage(1, chat, chat.text)]
+    question = "In the chat between AA and AB, AB asks which part of Europe AA had been to. Which country does AA name?"
+    relevance = embedding_relevance(e5_embedder)
+
+    right = check_answer("AA names Italy as the country she had been to.", question, passages, relevance=relevance)
+    assert right.claims[0].status == "reattributed", right.claims[0].reason
+    assert "イタリア" in right.citations[0].quote
+    for wrong in ("AA names France as the country she had been to.", "AA says she has never been to Italy."):
+        checked = check_answer(wrong, question, passages, relevance=relevance)
+        assert checked.claims[0].status == "unsupported", wrong
+
+
+@needs_realdocs
+def test_a_true_sentence_about_another_thing_is_not_the_answer() -> None:
+    """Asked how much H.R. 815 appropriates for wildfire recovery (nothing), the model copied "$10,000,000, to remain
+    available until September 30, 2027, for necessary expenses related to the administration of nonprofit security
+    grants": true, verified, and shown as the answer. Asked whether software whose licence bans commercial use may be
+    used in-house, it answered with the FAQ's aside that such software is not OSS by OSI's definition."""
+    from rag.answers.question_fit import NOT_ASKED_REASON
+
+    grants = chunk_with("en_us_bill_hr815_2024.pdf", "administration of nonprofit security grants")
+    question = "How much does H.R. 815 appropriate for wildfire recovery?"
+    copied = check_answer(
+        "$10,000,000, to remain available until September 30, 2027, for necessary expenses related to the "
+        "administration of nonprofit security grants [1].",
+        question,
+        [Passage(1, grants, grants.text)],
+    )
+    assert copied.main_claim_failed
+    assert copied.claims[0].reason == NOT_ASKED_REASON.format("appropriate, much, recovery, wildfire")
+    asked_of_grants = check_answer(
+        "H.R. 815 provides $10,000,000 for the administration of nonprofit security grants [1].",
+        "How much does H.R. 815 provide for administering nonprofit security grants?",
+        [Passage(1, grants, grants.text)],
+    )
+    assert not asked_of_grants.main_claim_failed, asked_of_grants.claims[0].reason
+
+    faq = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "社内で利用することはできません")
+    question = (
+        "当社は営利企業です。入手したソフトのライセンスで商用利用が禁止されているのですが、"
+        "社外に出さず社内だけで使うのであれば問題ないですか？"
+    )
+    aside = check_answer(
+        "(参考)商用利用を禁止しているソフトウェアはOSIのOSSの定義に合致していません[1]。",
+        question,
+        [Passage(1, faq, faq.text)],
+    )
+    assert aside.main_claim_failed and "社内" in aside.claims[0].reason
+    answer = check_answer(
+        "商用利用が禁止されているソフトウェアを社内で利用することはできません[1]。",
+        question,
+        [Passage(1, faq, faq.text)],
+    )
+    assert not answer.main_claim_failed, [c.reason for c in answer.claims]
+
+
+@needs_realdocs
+def test_a_claim_about_both_sides_of_a_pair_is_not_supported_by_a_sentence_about_one() -> None:
+    """Asked which parameter sets the glue between Japanese and Latin characters (和文文字と欧文文字の間: \\xkanjiskip),
+    the model answered \\kanjiskip, and it was verified on "▶\\kanjiskip=⟨skip⟩ 連続する和文文字間に標準で入るグルーを
+    設定する.": the sentence holds the claim's 和文文字, 間 and グルー, and nothing of 欧文."""
+    from rag.answers.premises import premises
+
+    kanjiskip = chunk_with("ja_ptex_manual.pdf", "連続する和文文字間に標準で入るグルーを設定する")
+    xkanjiskip = chunk_with(
+        "ja_ptex_manual.pdf", "和文文字と欧文文字の間に,標準で\\xkanjiskip で指定されただけのグルー"
+    )
+    question = "pTeXで、和文文字と欧文文字の間に自動で入るグルーの量を指定するパラメータは何ですか？"
+    claim = "pTeXで、和文文字と欧文文字の間に自動で入るグルーの量を指定するパラメータは{}です。"
+    given = premises(question, [kanjiskip.text], [kanjiskip.source])  # pTeX: the manual's file name
+
+    wrong = check_claim(claim.format("\\kanjiskip"), kanjiskip.text, given=given, topic=question)
+    assert not wrong.supported and "欧文" in wrong.reason
+    right = check_claim(claim.format("\\xkanjiskip"), xkanjiskip.text, given=given, topic=question)
+    assert right.supported, right.reason
