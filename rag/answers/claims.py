@@ -219,22 +219,22 @@ def check_claim(
         # across languages words do not carry a check (a katakana クラス is no evidence of "class" being said), but
         # a name does: "AA names Italy" is checked on "AA: 私はイタリアとかに行ってました"
         reading_language = script_language(reading)
-        heard = heard_in(worded if reading_language == language else names_said, reading)
+        across_scripts = reading_language != language
+        heard = heard_in(names_said if across_scripts else worded, reading)
         held = "\n".join([reading, *heard])
         missing = tuple(f for f in facts if not fact_found(f, window_facts, plain_text(held)))
         missing += tuple(f for f in premised if about_another(f, window_facts, reading))
-        share = support(worded, held, ignored=named) if reading else 0.0
+        # a name heard across languages is a fact found, not a word shared
+        share = support(worded, reading if across_scripts else held, ignored=named) if reading else 0.0
         contrasted = contrasted_terms(claimed, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
-        # facts (``claim_words.is_anchor``), or a name it writes in the other script (Italy, イタリア) beside every
-        # other name the claim states ("AA: 私はイタリアとかに…"; "場所: トヨタ自動車" is not where Hiroshi Nozue is
-        # from), and polarity must carry the check; a claim without one is not verified
+        # facts (``claim_words.is_anchor``), or a name it writes in the other script (Italy, イタリア) in a sentence
+        # holding another name the claim states, and polarity must carry the check; a claim without one is not
+        # verified
         anchored = any(not has_sibling(f, window_facts) for f in distinctive) or (
-            reading_language != language
-            and bool(heard)
-            and all(fact_found(f, window_facts, plain_text(held)) for f in stated if f.kind == "name")
+            across_scripts and bool(heard) and _names_together(stated, names_said, reading)
         )
-        other_language = anchored and reading_language != language and in_prose(reading, window_facts)
+        other_language = anchored and across_scripts and in_prose(reading, window_facts)
         needed = 0.0 if other_language else threshold
         # windows that hold every fact and enough words come first; among them a longer window must earn its
         # place, so the quote is the sentence itself rather than its neighbours too
@@ -307,6 +307,21 @@ def check_claim(
     return ClaimCheck(
         not reason, quote, best.missing, conflict, best.support, reason, contradicts, tuple(best_contrasted)
     )
+
+
+def _names_together(stated: Sequence[Fact], names_said: str, reading: str) -> bool:
+    """Whether one line or sentence of ``reading`` writes a name of ``names_said`` in the other script (Italy,
+    イタリア) beside another name ``stated``, when the claim states another: "AA: 私はイタリアとかに行ってました"
+    ties "AA names Italy"; "場所: トヨタ自動車" is not where Hiroshi Nozue is from, and in "AB: …どこに行かれたん
+    ですか?\nAA: 私はイタリアとかに…" AB is not the one who went to Italy."""
+    for start, end in sentence_spans(reading):
+        for line in reading[start:end].splitlines():
+            heard = heard_in(names_said, line)
+            found = plain_text("\n".join([line, *heard]))
+            others = [f for f in stated if f.kind == "name" and f.text not in heard]
+            if heard and (not others or any(fact_found(f, facts_of(line), found) for f in others)):
+                return True
+    return False
 
 
 def _with_lead_in(evidence: str, window: str, lead_in: str, facts: Sequence[Fact]) -> str:

@@ -758,7 +758,12 @@ def test_a_name_written_in_katakana_ties_a_claim_to_a_sentence_in_the_other_lang
     right = check_answer("AA names Italy as the country she had been to.", question, passages, relevance=relevance)
     assert right.claims[0].status == "reattributed", right.claims[0].reason
     assert "イタリア" in right.citations[0].quote
-    for wrong in ("AA names France as the country she had been to.", "AA says she has never been to Italy."):
+    wrong_ones = (
+        "AA names France as the country she had been to.",
+        "AA says she has never been to Italy.",
+        "AB names Italy as the country she had been to.",  # AB's line asks where; AA's names Italy
+    )
+    for wrong in wrong_ones:
         checked = check_answer(wrong, question, passages, relevance=relevance)
         assert checked.claims[0].status == "unsupported", wrong
 
