@@ -25,13 +25,15 @@ ensure_venv() {
   local python=python3
   command -v python3.11 >/dev/null 2>&1 && python=python3.11  # torch 2.13.0's CPU wheel on disk is for 3.11
   [ -x .venv/bin/python ] || { say "creating .venv with $($python --version)"; $python -m venv .venv; }
-  local want; want=$(cat requirements.txt | sha256sum | cut -d' ' -f1)
+  local want; want=$( (cat requirements.txt; llama_recipe) | sha256sum | cut -d' ' -f1)
   if [ "$(cat .venv/.requirements.sha256 2>/dev/null)" != "$want" ]; then
     say "installing pinned requirements into .venv (first run: several minutes)"
     pip_quiet install -q --upgrade pip
     local wheels; wheels=$(llama_wheel_dir)
     build_llama_wheel "$wheels"
     pip_quiet install -q --find-links "$wheels" -r requirements.txt
+    # a venv made with an earlier recipe already has this version: put this recipe's build in its place
+    pip_quiet install -q --no-deps --force-reinstall "$wheels"/llama_cpp_python-*.whl
     echo "$want" > .venv/.requirements.sha256
   fi
   ensure_package
@@ -52,8 +54,20 @@ ensure_package() {  # this checkout installed editable: .venv/bin/rag and `pytho
   echo "$want" > .venv/.package.sha256
 }
 
-llama_wheel_dir() {  # one folder per CPU feature set, outside the repo so every clone on this machine reuses it
-  local cpu; cpu=$( (grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || uname -m) | sha256sum | cut -c1-12)
+# How llama-cpp-python is compiled. GGML_NATIVE=ON uses every instruction set this CPU has (AVX-512 here): prompt
+# evaluation 1.7x faster than the portable build (bench/llm.py, JSQuAD prompt: 11.6 s against 19.8 s to first
+# token). AMX is left out: a CPU can list amx_tile in /proc/cpuinfo inside a VM that has not enabled its tile state,
+# and the first `ldtilecfg` then kills the process (general protection fault in libggml-cpu, seen on a Firecracker
+# VM's Xeon); GCC's explicit -mno-* win over -march=native whatever their order.
+LLAMA_CMAKE_ARGS=${CMAKE_ARGS:--DGGML_NATIVE=ON}
+LLAMA_CFLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+
+llama_recipe() {  # what a compiled wheel depends on: the pin and the build flags
+  echo "$(grep -E '^llama-cpp-python==' requirements.txt) $LLAMA_CMAKE_ARGS $LLAMA_CFLAGS"
+}
+
+llama_wheel_dir() {  # one folder per CPU feature set and recipe, outside the repo so every clone on this machine reuses it
+  local cpu; cpu=$( ( (grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || uname -m); llama_recipe) | sha256sum | cut -c1-12)
   echo "${XDG_CACHE_HOME:-$HOME/.cache}/rag-dashboard/wheels/cpu-$cpu"
 }
 
@@ -62,11 +76,11 @@ build_llama_wheel() {  # build_llama_wheel DIR : llama-cpp-python (an sdist) com
   local version=${pin#*==}
   ls "$dir"/llama_cpp_python-"$version"-*.whl >/dev/null 2>&1 && return 0
   say "compiling $pin for this CPU (6-8 minutes on 2 cores, once per machine; later set-ups reuse $dir)"
-  # GGML_NATIVE=ON uses every instruction set this CPU has (AVX-512 here): prompt evaluation 1.7x faster than the
-  # portable build (bench/llm.py, JSQuAD prompt: 11.6 s against 19.8 s to first token). The folder is keyed by
-  # the CPU's feature flags, so another CPU builds its own wheel instead of loading one it cannot run.
+  # The folder is keyed by the CPU's feature flags and the recipe, so another CPU builds its own wheel instead of
+  # loading one it cannot run.
   mkdir -p "$dir"
-  CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=ON}" pip_quiet wheel -q --no-deps --no-cache-dir -w "$dir" "$pin"
+  CMAKE_ARGS="$LLAMA_CMAKE_ARGS" CFLAGS="$LLAMA_CFLAGS ${CFLAGS:-}" CXXFLAGS="$LLAMA_CFLAGS ${CXXFLAGS:-}" \
+    pip_quiet wheel -q --no-deps --no-cache-dir -w "$dir" "$pin"
 }
 
 provision_models() {  # provision_models DIR : offline embedding model + embedded LLM file, built once
