@@ -68,15 +68,16 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="first N questions only")
     parser.add_argument("--every", type=int, default=1, help="every Kth question only (a spread-out subset)")
     parser.add_argument("--json", type=Path, default=None, help="also write every answer to this file")
+    parser.add_argument("--golden", type=Path, default=GOLDEN, help="the questions (default: the realdocs golden set)")
     args = parser.parse_args()
 
     base = Settings.from_env(storage_dir=ROOT / "storage" / "bench" / "realdocs", model_dir=ROOT / "storage" / "models")
     if args.backend:
         base = replace(base, llm_backend=args.backend)
     settings = [(f"context {n}", replace(base, context_budget_tokens=n)) for n in args.context] or [("default", base)]
-    golden = GOLDEN
+    golden = args.golden
     if args.every > 1:
-        lines = GOLDEN.read_text(encoding="utf-8").splitlines()[:: args.every]
+        lines = args.golden.read_text(encoding="utf-8").splitlines()[:: args.every]
         golden = base.storage / f"golden-every-{args.every}.jsonl"
         golden.write_text("\n".join(lines) + "\n", encoding="utf-8")
     results = [run(s, label, golden, args.limit) for label, s in settings]
