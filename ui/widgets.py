@@ -180,6 +180,8 @@ def show_evidence(
             continue
         start, end = max(0, at - EVIDENCE_CONTEXT_CHARS), at + len(item.sentence) + EVIDENCE_CONTEXT_CHARS
         before = ("…" if start else "") + item.text[start:at]
+        if item.lead_in and item.lead_in not in before:  # the list's opening sentence, the record's name line
+            before = f"{item.lead_in} {before}"
         after = item.text[at + len(item.sentence) : end] + ("…" if end < len(item.text) else "")
         st.markdown(f"{escape_md(before)}**{escape_md(item.sentence)}**{escape_md(after)}")
 

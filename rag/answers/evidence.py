@@ -20,7 +20,8 @@ from rag.answers.citations import Passage, clip_quote
 from rag.answers.faithfulness import content_tokens, is_question, similarity, support
 from rag.answers.windows import list_lead_in, sentence_units, windows
 from rag.ingest.lists import opening_lead_in
-from rag.records import Citation, Evidence
+from rag.ingest.parsing.records import RECORD_LABEL
+from rag.records import Chunk, Citation, Evidence
 
 SentenceRelevance = Callable[[str, Sequence[str]], Sequence[float]]
 """``(question, sentences) -> one cosine per sentence``: the embedding model's view of how well each answers."""
@@ -171,9 +172,18 @@ def passage_evidence(passage: Passage, sentence: str) -> Evidence:
 
 def _evidence(passage: Passage, sentence: str, lead_in: str) -> Evidence:
     chunk = passage.chunk
+    lead_in = lead_in or record_lead_in(chunk, sentence)
     return Evidence(
         passage.n, chunk.source, chunk.page, chunk.chunk_id, chunk.text, sentence, score=passage.score, lead_in=lead_in
     )
+
+
+def record_lead_in(chunk: Chunk, sentence: str) -> str:
+    """The line naming the record a line of a flattened record belongs to ("interlocutor_id: AD"), when the line
+    does not say it itself: "persona: 好きな食べ物はチョコレートやケーキで…" alone, shown as the answer to a question
+    about AA, reads as AA's; it is AD's."""
+    label = str(chunk.extra.get(RECORD_LABEL, ""))
+    return label if sentence and label and label not in sentence else ""
 
 
 def evidence_citations(evidence: Sequence[Evidence]) -> tuple[Citation, ...]:
@@ -183,5 +193,6 @@ def evidence_citations(evidence: Sequence[Evidence]) -> tuple[Citation, ...]:
 
 def evidence_answer(evidence: Sequence[Evidence]) -> str:
     """The sentences of the pieces of evidence, verbatim, each with its marker, one a line; a list item after the
-    sentence introducing its list ("Nothing in this division may be construed— (2) to authorize …")."""
+    sentence introducing its list ("Nothing in this division may be construed— (2) to authorize …"), a line of a
+    record after the line naming the record ("interlocutor_id: AD persona: …")."""
     return "\n".join(f"{e.lead_in + ' ' if e.lead_in else ''}{e.sentence} [{e.n}]" for e in evidence if e.sentence)

@@ -38,7 +38,8 @@ class Evidence:
         sentence: the verbatim sentence (or table row) of ``text`` that best answers the question ("" when none).
         score: the hit's score.
         lead_in: when ``sentence`` is a list item, the sentence introducing its list ("Nothing in this division may
-            be construed—"), which may deny it; "" otherwise.
+            be construed—"), which may deny it; when it is a line of a flattened record, the line naming the record
+            ("interlocutor_id: AD"); "" otherwise.
     """
 
     n: int

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rag.answers.citations import Passage
-from rag.answers.evidence import SentenceRelevance, rank_sentences
+from rag.answers.evidence import SentenceRelevance, evidence_answer, rank_sentences, strongest
 from rag.models.embedding import Embedder
 from rag.records import Chunk
 from tests.unit.test_claims import chunk_with, needs_realdocs
@@ -108,3 +108,19 @@ def test_a_field_of_the_minutes_outranks_a_mailing_list_address(e5_embedder: Emb
     question = "What time did the OpenChain Japan WG meeting on June 13, 2018 finish?"
     ranked = rank_sentences(question, passages, _relevance(e5_embedder))
     assert ranked[0][1].sentence.startswith("日時: 2018 年6 月13 日13:30-17:00"), [e.sentence for _s, e in ranked[:3]]
+
+
+@needs_realdocs
+def test_a_line_of_a_record_is_shown_with_the_line_naming_its_record() -> None:
+    """Asked for AA's favourite food (no profile gives it), the best line is one of AP's profile: shown alone as the
+    answer, "persona: 好きな食べ物はチョコレートやケーキで…" reads as AA's."""
+    chunk = chunk_with("ja_realpersonachat_interlocutors_sample.jsonl", "好きな食べ物はチョコレート")
+    question = "ペルソナデータで、話者AAの好きな食べ物は何と書かれていますか？"
+    shown = evidence_answer(strongest(rank_sentences(question, [Passage(1, chunk, chunk.text)]), 2))
+    first, second = shown.split("\n")
+    assert first == "interlocutor_id: AP persona: 好きな食べ物はチョコレートやケーキで、かなり甘党である。 [1]"
+    assert second.startswith("interlocutor_id: AP persona: ")
+    # a chat turn says who speaks itself: nothing is put before it
+    chat = Chunk("c1", CHAT, "chat.json")
+    turn = strongest(rank_sentences("イギリスに駐在していたのは誰の夫？", [Passage(1, chat, CHAT)]), 1)
+    assert evidence_answer(turn) == "AB: 夫がイギリスに駐在していたので、会いに行きました。 [1]"
