@@ -80,12 +80,31 @@ def in_prose(reading: str, facts: Sequence[Fact]) -> bool:
     return len(words_besides(reading, facts)) >= PROSE_MIN_TOKENS
 
 
-def name_tokens(source: str) -> set[str]:
-    """The content tokens of a file's name ("ptex", "manual" of ``ja_ptex_manual.pdf``)."""
-    return content_tokens(" ".join(name_pieces(source))) if source else set()
+def name_tokens(source: str, title: str = "") -> set[str]:
+    """The content tokens of a file's name ("ptex", "manual" of ``ja_ptex_manual.pdf``), and of the document's
+    ``title`` when given (``title_named``)."""
+    named = content_tokens(" ".join(name_pieces(source))) if source else set()
+    return named | content_tokens(title) if title else named
 
 
-def about_elsewhere(claim: str, topic: str, reading: str, source: str = "", premised: Sequence[Fact] = ()) -> str:
+MIN_TITLE_CHARS = 4
+"""Word characters a title needs to name its document in a question ("H.R. 815" has 5; "FAQ" names nothing)."""
+
+
+def title_named(title: str, question: str) -> str:
+    """``title`` when ``question`` names its document by it, written whole (widths, brackets, punctuation and spaces
+    aside: "W3Cの「簡便な行組版ルール（案）」では…" names "簡便な行組版ルール(案)"); "" otherwise.
+
+    Like the words of a file's name, the title's words then say which document the question is about, not what of
+    it it asks: a claim restating them ("「簡便な行組版ルール（案）」では…最終的に12の文字クラスにしています") rests
+    on the sentence that gives the number, which never repeats the title."""
+    key = _bare(title)
+    return title if len(key) >= MIN_TITLE_CHARS and key in _bare(question) else ""
+
+
+def about_elsewhere(
+    claim: str, topic: str, reading: str, source: str = "", premised: Sequence[Fact] = (), title: str = ""
+) -> str:
     """Why the evidence is not about what the claim answers ("" when it is): fewer than ``TOPIC_SHARE`` of the
     words the claim takes from the question (``topic``; single CJK characters, the words of the ``source`` file's
     name and those of the names it restates as the asker's premises aside) are in it.
@@ -93,7 +112,7 @@ def about_elsewhere(claim: str, topic: str, reading: str, source: str = "", prem
     A premise names what the whole passage set is about, as a file name does: "the ban on ByteDance/TikTok apps
     starts 270 days after enactment" rests on the section that defines the banned applications by a subsection
     number, and the passage naming ByteDance and TikTok is another."""
-    named = _named_words(source, premised)
+    named = _named_words(source, premised, title)
     asked = {word for word in token_words(content_tokens(claim) & content_tokens(topic)) if len(word) > 1} - named
     if len(asked) < TOPIC_MIN_TOKENS:
         return ""
@@ -136,10 +155,11 @@ def _bare(text: str) -> str:
     return "".join(ch for ch in plain_text(text).casefold() if ch.isalnum())
 
 
-def _named_words(source: str, premised: Sequence[Fact]) -> set[str]:
+def _named_words(source: str, premised: Sequence[Fact], title: str = "") -> set[str]:
     """The words that say which document and which premises a question is about, not what of them it asks: those of
-    the ``source`` file's name and of the names the claim restates as the asker's ``premised`` facts."""
-    return token_words(name_tokens(source) | content_tokens(" ".join(f.text for f in premised)))
+    the ``source`` file's name, of the ``title`` the question names it by, and of the names the claim restates as
+    the asker's ``premised`` facts."""
+    return token_words(name_tokens(source, title) | content_tokens(" ".join(f.text for f in premised)))
 
 
 def asked_clause(question: str) -> str:
@@ -153,7 +173,9 @@ def asked_clause(question: str) -> str:
     return _HOW_WORD.sub(" ", question[found.end() :]) if found else ""
 
 
-def asked_unsaid(worded: str, topic: str, reading: str, source: str = "", premised: Sequence[Fact] = ()) -> str:
+def asked_unsaid(
+    worded: str, topic: str, reading: str, source: str = "", premised: Sequence[Fact] = (), title: str = ""
+) -> str:
     """The clause a claim's question asks in, when the claim takes words from it and the evidence holds none of them
     ("" when it holds one, or the question opens with what it asks).
 
@@ -165,7 +187,7 @@ def asked_unsaid(worded: str, topic: str, reading: str, source: str = "", premis
     clause = asked_clause(topic) if topic else ""
     if not clause:
         return ""
-    named = _named_words(source, premised)
+    named = _named_words(source, premised, title)
     asked = {word for word in token_words(content_tokens(worded) & content_tokens(clause)) if len(word) > 1} - named
     if len(asked) < ASKED_MIN_TOKENS or asked & token_words(content_tokens(reading)):
         return ""

@@ -162,6 +162,7 @@ def check_claim(
     topic: str = "",
     source: str = "",
     lead_in: str = "",
+    title: str = "",
 ) -> ClaimCheck:
     """Check one claim (an answer sentence, a quiz statement) against the text it cites.
 
@@ -183,6 +184,8 @@ def check_claim(
             about, so they do not count as the claim's topic ("the LaTeX guide" of ``en_latex_usrguide.pdf``).
         lead_in: the sentence introducing a list the evidence starts in, when it stands before the evidence (a chunk
             that begins at item (2) of "Nothing in this division may be construed—").
+        title: the cited document's title when the question names the document by it
+            (``claim_words.title_named``): its words, like those of the file's name, do not count as the claim's.
 
     Returns:
         The verdict, with the verbatim evidence sentence(s) to quote.
@@ -204,7 +207,7 @@ def check_claim(
     language = script_language(claim)
     claimed = claimed_terms(claim)
     # the words of the file's name say which document, not what of it: every passage of ptex_manual.pdf has "pTeX"
-    named = name_tokens(source)
+    named = name_tokens(source, title)
     # a bare answer ("アメリカ") says what it is about through its question, all of whose words it takes: among the
     # windows holding it, the one about the question is its evidence, and must be
     words = token_words(content_tokens(claim))
@@ -253,8 +256,9 @@ def check_claim(
     across = script_language(best.evidence) != language
     conflict = polarity_conflict(claim, top.said, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
-    off_topic = about_elsewhere(about, topic, top.held, source, premised) if topic and not across else ""
-    if not off_topic and topic and not across and (unasked := asked_unsaid(worded, topic, top.held, source, premised)):
+    off_topic = about_elsewhere(about, topic, top.held, source, premised, title) if topic and not across else ""
+    unasked = asked_unsaid(worded, topic, top.held, source, premised, title) if topic and not across else ""
+    if not off_topic and unasked:
         off_topic = f"the cited text does not speak of what the question asks ({unasked})"
     reason = reason or off_topic or _contrast_reason(best_contrasted)
     if not reason and topic and not across and (unsaid := added_words_unsaid(claim, topic, top.held, premised)):

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag.answers.citations import Passage
-from rag.answers.claim_words import asked_clause, name_tokens, word_count
+from rag.answers.claim_words import asked_clause, name_tokens, title_named, word_count
 from rag.answers.claims import ClaimCheck
 from rag.answers.facts import facts_of, plain_text, same_fact, words_besides
 from rag.answers.faithfulness import (
@@ -25,6 +25,7 @@ from rag.answers.polarity import word_stem
 from rag.answers.prompts import detect_language
 from rag.answers.replies import GENERIC_PREDICATES, asked_verb, says_word, stance
 from rag.answers.worked_figures import asks_count
+from rag.ingest.chunking import DOC_TITLE
 
 SHORT_CLAIM_TOKENS = 3
 """A claim with fewer content words ("1954年です") is read together with the question for its wording."""
@@ -191,10 +192,16 @@ def unmentioned(claim: str, question: str, passages: Sequence[Passage]) -> list[
     \\accent holding enough of the question's other words (文字, プリミティブ), and no passage speaks of ruby. Only
     katakana: a term borrowed in katakana is written the same wherever it is meant, where kanji words and English
     ones are paraphrased ("cuts" for "splits"). A passage may write it in Latin letters (ペルソナ as "persona":
-    ``loanwords.heard_in``)."""
+    ``loanwords.heard_in``), or hold it in the title the question names its document by (「簡便な行組版ルール（案）」:
+    ``claim_words.title_named``)."""
     if detect_language(claim) != "ja":
         return []
-    read = [chunk.text for p in passages for chunk in p.read if detect_language(chunk.text) == "ja"]
+    read = [
+        f"{chunk.text}\n{title_named(str(chunk.extra.get(DOC_TITLE, '')), question)}"
+        for p in passages
+        for chunk in p.read
+        if detect_language(chunk.text) == "ja"
+    ]
     if not read:
         return []
     asked = set(_KATAKANA_WORD.findall(claim)) & set(_KATAKANA_WORD.findall(question))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from rag.answers.across_languages import ACROSS_REASON, meaning_units, tied_by_facts_alone
 from rag.answers.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote_for, closed_sentence_spans
+from rag.answers.claim_words import title_named
 from rag.answers.claims import ClaimCheck, check_claim
 from rag.answers.evidence import SentenceRelevance
 from rag.answers.facts import Fact, facts_of, same_fact
@@ -50,6 +51,7 @@ from rag.answers.replies import (
     says_word,
     stance,
 )
+from rag.ingest.chunking import DOC_TITLE
 from rag.ingest.lists import opening_lead_in
 from rag.records import Chunk, Citation, ClaimStatus, ClaimVerdict
 
@@ -343,6 +345,7 @@ def _check_chunk(
         topic=topic,
         source=chunk.source,
         lead_in=lead_in,
+        title=title_named(str(chunk.extra.get(DOC_TITLE, "")), topic),
     )
 
 

@@ -22,6 +22,10 @@ from rag.ingest.parsing.records import RECORD_LABEL, RECORD_NO
 from rag.records import Block, Chunk, ChunkType, ParsedDocument, Scalar
 from rag.settings import Settings
 
+DOC_TITLE = "doc_title"
+"""Chunk metadata: the title the document gives itself (an HTML page's <title>, a PDF's or office file's title
+property), when it has one: a question may name the document by it ("W3Cの「簡便な行組版ルール（案）」では…")."""
+
 _SENTENCE_END = re.compile(r"[。．！？!?]|\.(?=\s)|\n")
 _WHITESPACE = re.compile(r"\s")
 
@@ -316,6 +320,8 @@ def iter_chunks(
         extra: dict[str, Scalar] = {**piece.metadata, **extract_entities(piece.text, settings)}
         if opening:
             extra[LEAD_IN_KEY] = opening
+        if doc.title:
+            extra[DOC_TITLE] = doc.title
         yield Chunk(
             chunk_id=chunk_id(source, piece.page, index - 1, piece.text),
             text=piece.text,

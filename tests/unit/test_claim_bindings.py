@@ -831,3 +831,38 @@ def test_a_claim_about_both_sides_of_a_pair_is_not_supported_by_a_sentence_about
     assert not wrong.supported and "欧文" in wrong.reason
     right = check_claim(claim.format("\\xkanjiskip"), xkanjiskip.text, given=given, topic=question)
     assert right.supported, right.reason
+
+
+@needs_realdocs
+def test_a_claim_restating_the_title_its_question_names_the_document_by_rests_on_its_answer() -> None:
+    """Asked how many character classes W3C's 「簡便な行組版ルール（案）」 ends up with, the model answered right,
+    restating the page's title, and was refused ("not in the cited text: 12", too few words): the sentence that gives
+    12 never repeats the title, which says which document, as a file name does. A wrong number is still refused."""
+    from rag.ingest.chunking import DOC_TITLE
+
+    chunk = chunk_with("ja_w3c_jlreq_line_composition.html", "cl-xii までの 12 個とする")
+    assert chunk.extra[DOC_TITLE] == "簡便な行組版ルール(案)"  # the page's <title>
+    question = (
+        "W3Cの「簡便な行組版ルール（案）」では、JLReqの文字クラスを整理して最終的にいくつの文字クラスにしていますか？"
+    )
+    passages = [Passage(1, chunk, chunk.text)]
+    right = check_answer(
+        "W3Cの「簡便な行組版ルール（案）」では、JLReqの文字クラスを整理して最終的に12つの文字クラスにしています[1]。",
+        question,
+        passages,
+    )
+    assert [c.status for c in right.claims] == ["verified"]
+    assert right.citations[0].quote.startswith("新しい文字クラスはcl-i から cl-xii までの 12 個とする")
+    wrong = check_answer(
+        "W3Cの「簡便な行組版ルール（案）」では、JLReqの文字クラスを整理して最終的に30の文字クラスにしています[1]。",
+        question,
+        passages,
+    )
+    assert [c.status for c in wrong.claims] == ["unsupported"]
+    # a question that does not name the document by its title: its words count as the claim's, as before
+    unnamed = check_answer(
+        "W3Cの簡便な行組版ルールの案では、JLReqの文字クラスを整理して最終的に12つの文字クラスにしています[1]。",
+        "W3Cの案では、JLReqの文字クラスを整理して最終的にいくつの文字クラスにしていますか？",
+        passages,
+    )
+    assert [c.status for c in unnamed.claims] == ["unsupported"]

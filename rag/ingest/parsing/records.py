@@ -35,7 +35,7 @@ RECORD_SHOWN = "record_shown"
 # Chunk.metadata() keys a record field must not overwrite; such fields are stored as "record_<name>".
 _RESERVED = frozenset(
     {"source", "rel_path", "doc_type", "section", "page", "total_pages", "date", "content_hash",
-     "chunk_index", "chunk_type", "language", "chunk_id", RECORD_NO, RECORD_SHOWN, RECORD_LABEL}
+     "chunk_index", "chunk_type", "language", "chunk_id", "doc_title", RECORD_NO, RECORD_SHOWN, RECORD_LABEL}
 )  # fmt: skip
 
 
