@@ -15,6 +15,10 @@ class ChunkCatalog:
     def sources(self) -> list[str]:
         return [row.source for row in self._manifest.all_sources() if row.status == "indexed" and row.chunks]
 
+    def titles(self) -> dict[str, str]:
+        """Each indexed source's document title, where it has one (``rag.ingest.chunking.DOC_TITLE``)."""
+        return self._manifest.titles()
+
     def chunks_of(self, source: str) -> list[Chunk]:
         """The source's chunks in reading order (empty when the source is unknown)."""
         return self._manifest.chunks_of(source)

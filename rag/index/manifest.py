@@ -269,6 +269,13 @@ class Manifest:
             ],
         )
 
+    def titles(self) -> dict[str, str]:
+        """The title each source's document gives itself (its first chunk's ``doc_title``), where it has one."""
+        rows = self._db().execute(
+            "SELECT source, json_extract(metadata, '$.doc_title') FROM chunks WHERE chunk_index = 0"
+        )
+        return {source: title for source, title in rows if isinstance(title, str) and title}
+
     def chunks_of(self, source: str) -> list[Chunk]:
         rows = self._db().execute(
             "SELECT chunk_id, text, metadata FROM chunks WHERE source = ? ORDER BY chunk_index", (source,)

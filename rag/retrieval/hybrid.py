@@ -132,7 +132,8 @@ class HybridRetriever:
             dense_hits = self._dense(vector, candidate_k, filters, mask, keyword)
             if filters is None:
                 named_by = [*query_tokens, *designations(query)]
-                named = self._source_names.named(keyword.version, self._index.catalog.sources, named_by)
+                catalog = self._index.catalog
+                named = self._source_names.named(keyword.version, catalog.sources, named_by, catalog.titles)
                 dense_hits = self._with_named_sources(vector, dense_hits, named)
             embed_ms, dense_ms = (t2 - t1) * 1e3, (time.perf_counter() - t2) * 1e3
         t3 = time.perf_counter()

@@ -12,7 +12,7 @@ from pathlib import Path
 from rag.retrieval.named_sources import NAMED_SHARE, SourceNames, designations
 from rag.service import RagService
 from rag.settings import Settings
-from tests.docmaker import make_csv
+from tests.docmaker import make_csv, make_pdf
 
 SOURCES = [
     "docs/ja_digital_agency_machine_readability_rules.csv",
@@ -121,3 +121,30 @@ def test_an_english_question_naming_a_japanese_table_finds_the_row_that_answers_
 
     assert hits[0].chunk.source == "docs/ja_digital_agency_machine_readability_rules.csv"
     assert "L3-01" in hits[0].chunk.text
+
+
+def test_a_question_names_a_document_by_the_title_it_gives_itself(
+    tmp_path: Path, models_dir: Path, e5_embedder
+) -> None:
+    """Scanned or exported files are often called ``scan_0412.pdf``; people name them by their title. Asked what
+    「社内OSS利用ガイドライン」 requires, the guideline (10 days) comes first, not the outsourcing handbook whose
+    sentence shares more of the question's words (30 days)."""
+    from rag.ingest.chunking import DOC_TITLE
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    make_pdf(docs / "scan_0412.pdf", ["利用の届出は、開始の10日前までに担当部署へ提出する。"],
+             metadata={"title": "社内OSS利用ガイドライン"})  # fmt: skip
+    make_pdf(docs / "scan_0413.pdf", ["社内でOSSを利用する申請は、利用開始の30日前までに必要です。"],
+             metadata={"title": "外部委託開発の手引き"})  # fmt: skip
+    service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=e5_embedder)
+    service.index_paths([docs])
+    assert service.chunks_of("docs/scan_0412.pdf")[0].extra[DOC_TITLE] == "社内OSS利用ガイドライン"
+
+    hits = service.search(
+        "「社内OSS利用ガイドライン」では、OSSを社内で利用する申請は利用開始の何日前までに必要ですか？"
+    )
+
+    assert hits[0].chunk.source == "docs/scan_0412.pdf"
+    unnamed = service.search("OSSを社内で利用する申請は利用開始の何日前までに必要ですか？")
+    assert unnamed[0].chunk.source == "docs/scan_0413.pdf"  # the handbook's sentence is the closer one
