@@ -270,11 +270,11 @@ class Manifest:
         )
 
     def titles(self) -> dict[str, str]:
-        """The title each source's document gives itself (its first chunk's ``doc_title``), where it has one."""
-        rows = self._db().execute(
-            "SELECT source, json_extract(metadata, '$.doc_title') FROM chunks WHERE chunk_index = 0"
-        )
-        return {source: title for source, title in rows if isinstance(title, str) and title}
+        """The title each source's document gives itself (its first chunk's ``doc_title``), where it has one; read in
+        Python, not with SQLite's json_extract, which an older SQLite build lacks."""
+        rows = self._db().execute("SELECT source, metadata FROM chunks WHERE chunk_index = 0")
+        titles = ((source, json.loads(metadata).get("doc_title")) for source, metadata in rows)
+        return {source: title for source, title in titles if isinstance(title, str) and title}
 
     def chunks_of(self, source: str) -> list[Chunk]:
         rows = self._db().execute(
