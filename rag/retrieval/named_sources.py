@@ -18,6 +18,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
+from rag.ingest.tokenization import search_terms
+
 NAMED_SHARE = 0.34
 """The share of a file name's weight a question must use for the file to count as named."""
 TITLE_SHARE = 0.75
@@ -92,7 +94,8 @@ class SourceNames:
     def _compute(self, sources: list[str], titles: dict[str, str]) -> dict[str, list[dict[str, float]]]:
         n = len(sources)
         by_name = _weighted({source: set(self._name_words(source)) for source in sources}, n)
-        titled = {source: set(self._words(titles[source])) for source in sources if titles.get(source)}
+        # a title's words as a question's search terms keep them ("有る" of "よくある誤解" never reaches a search)
+        titled = {source: set(search_terms(self._words(titles[source]))) for source in sources if titles.get(source)}
         by_title = _weighted(titled, n)
         return {source: [by_name[source], *([by_title[source]] if source in by_title else [])] for source in sources}
 
