@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from rag.answers.facts import Fact, facts_of, plain_text, significant_digits, words_besides
 from rag.answers.faithfulness import content_tokens, is_katakana, run_tokens, script_runs, token_words
 from rag.answers.prompts import script_language
+from rag.ingest.chunking import document_title
+from rag.records import Chunk
 from rag.retrieval.named_sources import name_pieces
 
 TOPIC_SHARE = 1 / 3
@@ -91,13 +93,15 @@ MIN_TITLE_CHARS = 4
 """Word characters a title needs to name its document in a question ("H.R. 815" has 5; "FAQ" names nothing)."""
 
 
-def title_named(title: str, question: str) -> str:
-    """``title`` when ``question`` names its document by it, written whole (widths, brackets, punctuation and spaces
-    aside: "W3Cの「簡便な行組版ルール（案）」では…" names "簡便な行組版ルール(案)"); "" otherwise.
+def title_named(chunk: Chunk, question: str) -> str:
+    """The title of ``chunk``'s document when ``question`` names the document by it, written whole (widths, brackets,
+    punctuation and spaces aside: "W3Cの「簡便な行組版ルール（案）」では…" names "簡便な行組版ルール(案)"); ""
+    otherwise.
 
     Like the words of a file's name, the title's words then say which document the question is about, not what of
     it it asks: a claim restating them ("「簡便な行組版ルール（案）」では…最終的に12の文字クラスにしています") rests
     on the sentence that gives the number, which never repeats the title."""
+    title = document_title(chunk)
     key = _bare(title)
     return title if len(key) >= MIN_TITLE_CHARS and key in _bare(question) else ""
 

@@ -257,8 +257,12 @@ def check_claim(
     conflict = polarity_conflict(claim, top.said, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
     off_topic = about_elsewhere(about, topic, top.held, source, premised, title) if topic and not across else ""
-    unasked = asked_unsaid(worded, topic, top.held, source, premised, title) if topic and not across else ""
-    if not off_topic and unasked:
+    if (
+        not off_topic
+        and topic
+        and not across
+        and (unasked := asked_unsaid(worded, topic, top.held, source, premised, title))
+    ):
         off_topic = f"the cited text does not speak of what the question asks ({unasked})"
     reason = reason or off_topic or _contrast_reason(best_contrasted)
     if not reason and topic and not across and (unsaid := added_words_unsaid(claim, topic, top.held, premised)):

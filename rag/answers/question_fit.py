@@ -25,7 +25,6 @@ from rag.answers.polarity import word_stem
 from rag.answers.prompts import detect_language
 from rag.answers.replies import GENERIC_PREDICATES, asked_verb, says_word, stance
 from rag.answers.worked_figures import asks_count
-from rag.ingest.chunking import DOC_TITLE
 
 SHORT_CLAIM_TOKENS = 3
 """A claim with fewer content words ("1954年です") is read together with the question for its wording."""
@@ -197,7 +196,7 @@ def unmentioned(claim: str, question: str, passages: Sequence[Passage]) -> list[
     if detect_language(claim) != "ja":
         return []
     read = [
-        f"{chunk.text}\n{title_named(str(chunk.extra.get(DOC_TITLE, '')), question)}"
+        f"{chunk.text}\n{title_named(chunk, question)}"
         for p in passages
         for chunk in p.read
         if detect_language(chunk.text) == "ja"

@@ -51,7 +51,6 @@ from rag.answers.replies import (
     says_word,
     stance,
 )
-from rag.ingest.chunking import DOC_TITLE
 from rag.ingest.lists import opening_lead_in
 from rag.records import Chunk, Citation, ClaimStatus, ClaimVerdict
 
@@ -345,7 +344,7 @@ def _check_chunk(
         topic=topic,
         source=chunk.source,
         lead_in=lead_in,
-        title=title_named(str(chunk.extra.get(DOC_TITLE, "")), topic),
+        title=title_named(chunk, topic),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rag.index.manifest import Manifest
+from rag.ingest.chunking import document_title
 from rag.records import Chunk, ChunkLengthStats, LengthBin
 
 
@@ -17,7 +18,7 @@ class ChunkCatalog:
 
     def titles(self) -> dict[str, str]:
         """Each indexed source's document title, where it has one (``rag.ingest.chunking.DOC_TITLE``)."""
-        return self._manifest.titles()
+        return {chunk.source: title for chunk in self._manifest.first_chunks() if (title := document_title(chunk))}
 
     def chunks_of(self, source: str) -> list[Chunk]:
         """The source's chunks in reading order (empty when the source is unknown)."""

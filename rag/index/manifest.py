@@ -269,12 +269,10 @@ class Manifest:
             ],
         )
 
-    def titles(self) -> dict[str, str]:
-        """The title each source's document gives itself (its first chunk's ``doc_title``), where it has one; read in
-        Python, not with SQLite's json_extract, which an older SQLite build lacks."""
-        rows = self._db().execute("SELECT source, metadata FROM chunks WHERE chunk_index = 0")
-        titles = ((source, json.loads(metadata).get("doc_title")) for source, metadata in rows)
-        return {source: title for source, title in titles if isinstance(title, str) and title}
+    def first_chunks(self) -> list[Chunk]:
+        """Each source's first chunk (what a document says of itself, such as its title, is kept on every chunk)."""
+        rows = self._db().execute("SELECT chunk_id, text, metadata FROM chunks WHERE chunk_index = 0")
+        return [chunk_from_row(*r) for r in rows]
 
     def chunks_of(self, source: str) -> list[Chunk]:
         rows = self._db().execute(

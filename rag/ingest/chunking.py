@@ -26,6 +26,12 @@ DOC_TITLE = "doc_title"
 """Chunk metadata: the title the document gives itself (an HTML page's <title>, a PDF's or office file's title
 property), when it has one: a question may name the document by it ("W3Cの「簡便な行組版ルール（案）」では…")."""
 
+
+def document_title(chunk: Chunk) -> str:
+    """The title of the document ``chunk`` is from ("" when it has none, or was read before titles were kept)."""
+    return str(chunk.extra.get(DOC_TITLE, ""))
+
+
 _SENTENCE_END = re.compile(r"[。．！？!?]|\.(?=\s)|\n")
 _WHITESPACE = re.compile(r"\s")
 
