@@ -142,3 +142,38 @@ def test_a_label_on_a_coloured_chart_area_is_read(tmp_path: Path, ocr_settings: 
     text = _text(parse_file(tmp_path / "survey.pdf", ocr_settings))
     assert "Where do you live?" in text
     assert "37 (100.0%)" in text
+
+
+def test_the_lines_of_a_slightly_skewed_two_column_scan_keep_their_words_in_order(
+    tmp_path: Path, ocr_settings: Settings
+) -> None:
+    """A patent scanned half a degree askew, two columns with a gutter narrower than the skew: no clean gap
+    parts the columns or the rows, and a region was read left to right as one line, so words of neighbouring
+    lines fell into each other ("The vay: bulb is then exhausted"; on the real Edison patent "A. Bigned D. 1879,
+    by me this lst day of November,"). Tesseract finds each line along its slant; its lines are kept whole."""
+    left = (
+        "The carbon filament is secured to",
+        "the platina wires by a compound of",
+        "lamp black and tar, and the whole is",
+        "placed in a closed chamber for the",
+        "carbonizing of the thread in coal",
+    )
+    right = (
+        "Signed by me this first day of",
+        "November, in the year A. D. 1879",
+        "The bulb is then exhausted to one",
+        "millionth of an atmosphere and is",
+        "sealed by the flame of a blowpipe",
+    )
+    page = pymupdf.open().new_page(width=595, height=842)
+    width = max(pymupdf.get_text_length(line, "tiro", 12) for line in left)
+    for n, (first, second) in enumerate(zip(left, right, strict=True)):
+        page.insert_text((56, 100 + 14 * n), first, fontname="tiro", fontsize=12)
+        page.insert_text((56 + width + 5, 107 + 14 * n), second, fontname="tiro", fontsize=12)  # staggered rows
+    image = page.get_pixmap(matrix=pymupdf.Matrix(200 / 72, 200 / 72).prerotate(0.5), colorspace=pymupdf.csGRAY)
+    scan = pymupdf.open()
+    scan.new_page(width=595, height=842).insert_image(pymupdf.Rect(0, 0, 595, 842), pixmap=image)
+    scan.save(str(tmp_path / "patent.pdf"))
+    reading = " ".join(_text(parse_file(tmp_path / "patent.pdf", ocr_settings)).split())
+    unbroken = [line for line in left + right if line in reading]
+    assert len(unbroken) == len(left + right), reading

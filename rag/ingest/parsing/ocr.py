@@ -33,7 +33,9 @@ SAUVOLA_K = 0.2
 """How far below its neighbourhood's mean a pixel must be to count as ink (Sauvola's k; 0.2 to 0.5 is usual)."""
 _COARSE = 4
 """Reduction of the page for Sauvola's neighbourhood statistics (``_sauvola``)."""
-_CACHE_VERSION = "3"  # bump when the reading-order or line building changes: cached readings are then redone
+_WORDS_OF_A_SENTENCE_LINE = 3
+"""Words on a line Tesseract read for it to count as a line of running text (``_stacked_lines``)."""
+_CACHE_VERSION = "4"  # bump when the reading-order or line building changes: cached readings are then redone
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +54,8 @@ class _Word:
     y0: float
     x1: float
     y1: float
+    line: tuple[int, int] = (0, 0)
+    """The line Tesseract put the word on (its block and line numbers)."""
 
 
 @functools.cache
@@ -127,7 +131,7 @@ def ocr_page(
         x, y = area.x0, area.y0
         # specks read as "_", "." or ";" between columns would bridge the gutter: punctuation alone is dropped
         words = [
-            _Word(str(w[4]), x + w[0] * scale, y + w[1] * scale, x + w[2] * scale, y + w[3] * scale)
+            _Word(str(w[4]), x + w[0] * scale, y + w[1] * scale, x + w[2] * scale, y + w[3] * scale, (w[5], w[6]))
             for w in reading[0].get_text("words")
             if not _SPECK.match(str(w[4]))
         ]
@@ -200,7 +204,7 @@ def _gaps(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
 def _reading_order(words: list[_Word], height: float) -> list[list[_Word]]:
     """Regions of words in reading order, by recursive XY cuts: a column gutter (wider than a word space,
     with more than one line on each side) first, else the widest gap between rows. A region no cut divides
-    is one line."""
+    is read as the lines Tesseract found in it (``_tesseract_lines``)."""
     if len(words) <= 1:
         return [words] if words else []
     gutters = [g for g in _gaps([(w.x0, w.x1) for w in words]) if g[1] - g[0] > 1.2 * height]
@@ -215,7 +219,67 @@ def _reading_order(words: list[_Word], height: float) -> list[list[_Word]]:
         middle = (cut[0] + cut[1]) / 2
         above = [w for w in words if (w.y0 + w.y1) / 2 < middle]
         return _reading_order(above, height) + _reading_order([w for w in words if (w.y0 + w.y1) / 2 >= middle], height)
-    return [sorted(words, key=lambda w: w.x0)]
+    return _tesseract_lines(words) if _stacked_lines(words) else [sorted(words, key=lambda w: w.x0)]
+
+
+def _tesseract_lines(words: list[_Word]) -> list[list[_Word]]:
+    """Words no cut divides, as the lines Tesseract put them on: top to bottom, each left to right.
+
+    On a slightly skewed scan with a narrow column gutter, no clean gap parts the columns or the rows, and
+    read left to right as one line the region interleaves its lines' words ("A. Bigned D. 1879, by me this lst
+    day of November," for "Signed by me this 1st day of November, A. D. 1879,"). Tesseract follows each line
+    along its slant. Its lines side by side at one height (the two columns' lines) are read as one row.
+    """
+    pieces: dict[tuple[int, int], list[_Word]] = {}
+    for word in words:
+        pieces.setdefault(word.line, []).append(word)
+    rows: list[list[_Box]] = []
+    for piece in sorted(map(_Box.around, pieces.values()), key=lambda box: box.y0 + box.y1):
+        row = next((row for row in rows if _joins(row, piece)), None)
+        if row is None:
+            rows.append([piece])
+        else:
+            row.append(piece)
+    return [sorted((w for box in row for w in box.words), key=lambda w: w.x0) for row in rows]
+
+
+def _stacked_lines(words: Sequence[_Word]) -> bool:
+    """Whether Tesseract read at least two lines of running text among ``words``.
+
+    Otherwise the region is read left to right as before: the scattered labels of a chart, or a Japanese line
+    Tesseract broke between two characters into pieces whose loose boxes overlap.
+    """
+    counts: dict[tuple[int, int], int] = {}
+    for word in words:
+        counts[word.line] = counts.get(word.line, 0) + 1
+    return sum(count >= _WORDS_OF_A_SENTENCE_LINE for count in counts.values()) >= 2
+
+
+@dataclass(frozen=True, slots=True)
+class _Box:
+    """The words of one line Tesseract found, with their bounding box."""
+
+    words: tuple[_Word, ...]
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @classmethod
+    def around(cls, words: Sequence[_Word]) -> _Box:
+        return cls(
+            tuple(words), min(w.x0 for w in words), min(w.y0 for w in words),
+            max(w.x1 for w in words), max(w.y1 for w in words),
+        )  # fmt: skip
+
+
+def _joins(row: Sequence[_Box], piece: _Box) -> bool:
+    """Whether ``piece`` continues ``row``: beside none of its pieces' width, at most of one's height."""
+    if any(box.x0 < piece.x1 and piece.x0 < box.x1 for box in row):
+        return False
+    return any(
+        min(box.y1, piece.y1) - max(box.y0, piece.y0) > 0.5 * min(box.y1 - box.y0, piece.y1 - piece.y0) for box in row
+    )
 
 
 def _is_column(words: Sequence[_Word], height: float) -> bool:
