@@ -144,12 +144,13 @@ def _show_quote(
     render_page: Callable[..., bytes] | None,
     chunk_of: Callable[[str], Chunk | None] | None,
 ) -> None:
-    """One quote, with its provenance and, for a PDF page, the toggle that shows the page with the quote marked."""
+    """One quote, with its provenance and, for a page of a PDF or a scan, the toggle that shows the page with the quote
+    marked."""
     if chunk_of is not None and (chunk := chunk_of(citation.chunk_id)) is not None:
         show_provenance(chunk, citation.quote)
     st.text(citation.quote)
-    is_pdf = citation.source.lower().endswith(".pdf") and citation.page
-    if render_page and is_pdf and st.toggle(t("qa.show_page"), key=toggle_key):
+    has_page = RagService.shows_pages(citation.source) and citation.page
+    if render_page and has_page and st.toggle(t("qa.show_page"), key=toggle_key):
         try:
             page_png = render_page(citation.source, int(citation.page or 1), citation.quote, base=citation.base)
             st.image(page_png, width=640)

@@ -1,4 +1,4 @@
-"""Render one PDF page as a PNG with a quote highlighted, for the answer view's citations.
+"""Render one PDF page (or one scanned image) as a PNG with a quote highlighted, for the answer view's citations.
 
 The document is opened read-only from its file and the highlight annotation is added to the in-memory copy;
 nothing is ever saved back, so the indexed file stays untouched.
@@ -12,6 +12,7 @@ from pathlib import Path
 import pymupdf
 
 from rag.errors import DocumentReadError
+from rag.ingest.parsing.kinds import IMAGE_EXTENSIONS
 
 _MIN_FRAGMENT = 4
 _PREFIX_CHARS = 40
@@ -43,6 +44,9 @@ def render_pdf_page(path: Path, page: int, highlight: str = "", zoom: float = 1.
         doc = pymupdf.open(path)
     except (RuntimeError, OSError) as err:  # pymupdf's FileDataError and EmptyFileError are RuntimeErrors
         raise DocumentReadError(f"Cannot open {path} to show its page: {err}. Re-index the source.") from err
+    if not doc.is_pdf and path.suffix.lower() in IMAGE_EXTENSIONS:  # a scanned image: its frames are its pages
+        with doc:
+            doc = pymupdf.open("pdf", doc.convert_to_pdf())
     with doc:
         if not doc.is_pdf:
             raise DocumentReadError(f"{path} is not a PDF; only PDF pages can be shown as images.")

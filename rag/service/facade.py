@@ -195,6 +195,13 @@ class RagService(QuizFacade, BasesFacade):
         return SUPPORTED_EXTENSIONS
 
     @staticmethod
+    def shows_pages(source: str) -> bool:
+        """Whether ``render_page`` can show the pages of ``source`` (a PDF or a scanned image)."""
+        from rag.ingest.parsing.kinds import PAGE_IMAGE_EXTENSIONS
+
+        return source.lower().endswith(PAGE_IMAGE_EXTENSIONS)
+
+    @staticmethod
     def chat_provenance(chunk: Chunk, quote: str = "") -> str:
         """For a chunk of a chat log, who said it and when (the speaker of ``quote`` if given); "" otherwise."""
         from rag.ingest.parsing.dialogue import who_and_when
@@ -421,7 +428,7 @@ class RagService(QuizFacade, BasesFacade):
     def render_page(
         self, source: str, page: int, highlight: str = "", zoom: float = 1.5, *, base: str | None = None
     ) -> bytes:
-        """PNG of a PDF source's page with ``highlight`` (a verified quote) marked.
+        """PNG of a PDF source's page (or a scanned image's) with ``highlight`` (a verified quote) marked.
 
         Args:
             base: the knowledge base of the source (a citation's ``base``); this one when None.

@@ -60,18 +60,18 @@ def test_every_file_in_a_folder_gets_an_outcome(tmp_path: Path, settings: Settin
     (folder / "log.ndjson").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), "utf-8")
     (folder / "memo.text").write_text("メモの本文は来週の会議の議題です。\n", encoding="utf-8")
     (folder / "letter.rtf").write_text(r"{\rtf1\ansi Hello}", encoding="ascii")
-    (folder / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + os.urandom(64))
+    (folder / "photo.heic").write_bytes(b"\x00\x00\x00\x18ftypheic" + os.urandom(64))
     (folder / "~$deck.pptx").write_bytes(b"lock")  # Office's lock file: not a document
     report = RagService(settings, embedder=minilm_embedder).index_paths([folder])  # type: ignore[arg-type]
     status = {f.source: f.status for f in report.files}
     assert status == {
         "docs/deck.pptx": "indexed", "docs/macro.xlsm": "indexed", "docs/table.tsv": "indexed",
         "docs/log.ndjson": "indexed", "docs/memo.text": "indexed",
-        "docs/letter.rtf": "skipped", "docs/photo.png": "skipped",
+        "docs/letter.rtf": "skipped", "docs/photo.heic": "skipped",
     }  # fmt: skip
     errors = {f.source: f.error for f in report.files}
     assert "open it in Word or LibreOffice and save it as .docx" in errors["docs/letter.rtf"]
-    assert "put scanned pages into a PDF" in errors["docs/photo.png"] and not report.failed
+    assert "save it as PNG or JPEG" in errors["docs/photo.heic"] and not report.failed
 
 
 def test_upload_page_offers_exactly_the_supported_kinds() -> None:

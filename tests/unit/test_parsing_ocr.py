@@ -177,3 +177,64 @@ def test_the_lines_of_a_slightly_skewed_two_column_scan_keep_their_words_in_orde
     reading = " ".join(_text(parse_file(tmp_path / "patent.pdf", ocr_settings)).split())
     unbroken = [line for line in left + right if line in reading]
     assert len(unbroken) == len(left + right), reading
+
+
+def _page_image(lines: Sequence[str], *, alpha: bool = False) -> pymupdf.Pixmap:
+    """A page of ``lines`` as a scanner (or, with ``alpha``, a screenshot tool: text on a transparent ground) saves
+    it: 200 dpi, grey."""
+    page = pymupdf.open().new_page(width=595, height=842)
+    for n, line in enumerate(lines):
+        page.insert_text((56, 100 + 36 * n), line, fontname="helv" if line.isascii() else "japan", fontsize=14)
+    if alpha:
+        return page.get_pixmap(dpi=200, alpha=True)
+    return page.get_pixmap(dpi=200, colorspace=pymupdf.csGRAY)
+
+
+def test_a_scan_saved_as_an_image_is_read_with_ocr_page_by_page(tmp_path: Path, ocr_settings: Settings) -> None:
+    """Scanners and phones save pages as PNG, JPEG or multi-page TIFF; the engine refused them ("put scanned pages
+    into a PDF"). Each image, each frame of a TIFF, is now a page read with OCR."""
+    from PIL import Image
+
+    _page_image(JA_LINES).save(str(tmp_path / "memo.png"))
+    _page_image(EN_LINES).save(str(tmp_path / "photo.jpg"), jpg_quality=90)
+    frames = [
+        Image.frombytes("L", (p.width, p.height), p.samples) for p in (_page_image(EN_LINES), _page_image(JA_LINES))
+    ]
+    frames[0].save(tmp_path / "fax.tiff", save_all=True, append_images=frames[1:], dpi=(200, 200))
+    memo, photo, fax = (parse_file(tmp_path / name, ocr_settings) for name in ("memo.png", "photo.jpg", "fax.tiff"))
+    assert "ヒープからメモリを確保する関数" in _text(memo) and memo.ocr_pages == (1,)
+    assert "signing key inside the enclave" in _text(photo)
+    assert fax.total_pages == 2 and fax.ocr_pages == (1, 2)
+    assert [b.page for b in fax.blocks if "ninety days" in b.text] == [1]
+    assert [b.page for b in fax.blocks if "戻り値を必ず確認" in b.text] == [2]
+    assert all(b.metadata.get("ocr") is True for b in fax.blocks)
+
+
+def test_a_screenshot_with_a_transparent_ground_is_read(tmp_path: Path, ocr_settings: Settings) -> None:
+    """A screenshot tool saves black text on transparent pixels: the image is read as it is shown, over white
+    (its pixels taken without their transparency have a black ground, like the text)."""
+    _page_image(EN_LINES, alpha=True).save(str(tmp_path / "screenshot.png"))
+    assert "signing key inside the enclave" in _text(parse_file(tmp_path / "screenshot.png", ocr_settings))
+
+
+def test_a_scanned_image_is_searchable_and_its_page_shown(
+    tmp_path: Path, settings: Settings, minilm_embedder: object
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    _page_image(EN_LINES).save(str(folder / "scan.png"))
+    service = RagService(settings, embedder=minilm_embedder)  # type: ignore[arg-type]
+    report = service.index_paths([folder])
+    assert [(f.source, f.status, f.ocr_pages) for f in report.files] == [("docs/scan.png", "indexed", (1,))]
+    hit = service.search("signing key enclave", top_k=1)[0]
+    assert (hit.chunk.source, hit.chunk.page) == ("docs/scan.png", 1)
+    assert RagService.shows_pages(hit.chunk.source)
+    shown = pymupdf.open("png", service.render_page("docs/scan.png", 1))
+    assert shown[0].rect.width > 100
+
+
+def test_an_image_named_csv_is_read_as_an_image(tmp_path: Path, ocr_settings: Settings) -> None:
+    _page_image(EN_LINES).save(str(tmp_path / "export.csv"), output="png")
+    doc = parse_file(tmp_path / "export.csv", ocr_settings)
+    assert "ninety days" in _text(doc)
+    assert "named .csv but is an image; read as an image" in doc.warnings

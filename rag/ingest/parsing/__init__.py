@@ -23,12 +23,10 @@ from rag.settings import Settings
 __all__ = ["KIND_BY_EXTENSION", "SUPPORTED_EXTENSIONS", "OpenedDocument", "file_kind", "open_document", "parse_file",
            "sniff_kind"]  # fmt: skip
 
-_BINARY_KINDS = frozenset({"pdf", "docx", "xlsx", "pptx"})
+_BINARY_KINDS = frozenset({"pdf", "docx", "xlsx", "pptx", "image"})
 _OFFICE_NAMES = {"docx": "Word", "xlsx": "Excel", "pptx": "PowerPoint"}
+_IMAGE_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"II*\x00", b"MM\x00*")  # PNG, JPEG, GIF, TIFF (two byte orders)
 _MAGIC = {
-    b"\x89PNG": "a PNG image",
-    b"\xff\xd8\xff": "a JPEG image",
-    b"GIF8": "a GIF image",
     b"\x1f\x8b": "a gzip archive",
     b"7z\xbc\xaf": "a 7-Zip archive",
     b"Rar!": "a RAR archive",
@@ -40,7 +38,7 @@ _HTML_START = re.compile(rb"^\s*(<!doctype html|<html|<head|<body)", re.IGNORECA
 
 
 def sniff_kind(path: Path, head: bytes) -> str:
-    """The file kind from its first bytes: pdf, docx, xlsx, pptx, ole, zip, binary or text."""
+    """The file kind from its first bytes: pdf, docx, xlsx, pptx, image, ole, zip, binary or text."""
     # PDF readers accept junk before the header; only trust that for files that say they are PDFs
     if head.lstrip().startswith(b"%PDF-") or (b"%PDF-" in head[:1024] and path.suffix.lower() == ".pdf"):
         return "pdf"
@@ -59,6 +57,8 @@ def sniff_kind(path: Path, head: bytes) -> str:
         return "zip"
     if head.startswith(_OLE):
         return "ole"
+    if head.startswith(_IMAGE_MAGIC) or (head.startswith(b"BM") and path.suffix.lower() == ".bmp"):
+        return "image"
     if any(head.startswith(magic) for magic in _MAGIC):
         return "binary"
     return "text"
@@ -208,7 +208,8 @@ def file_kind(path: Path) -> tuple[str, tuple[str, ...]]:
     claimed = KIND_BY_EXTENSION.get(ext)
     sniffed = sniff_kind(path, head)
     if sniffed in _BINARY_KINDS:
-        note = f"named {ext} but is a {sniffed.upper()} file; read as {sniffed.upper()}"
+        what = "an image" if sniffed == "image" else f"a {sniffed.upper()} file"
+        note = f"named {ext} but is {what}; read as {'an image' if sniffed == 'image' else sniffed.upper()}"
         return sniffed, (note,) if claimed is not None and claimed != sniffed else ()
     if sniffed == "ole":
         if claimed in _OFFICE_NAMES:
@@ -249,6 +250,11 @@ def _dispatch(kind: str, path: Path, settings: Settings, date: str) -> ParsedDoc
         from rag.ingest.parsing.pdf import parse_pdf
 
         return parse_pdf(path, date, settings)
+    if kind == "image":
+        from rag.ingest.parsing.images import image_pages
+        from rag.ingest.parsing.pdf import read_pdf
+
+        return read_pdf(path, image_pages(path, settings.ocr_dpi), date, settings)
     if kind in _OFFICE_NAMES:
         from rag.ingest.parsing.office import check_inflated_size, parse_docx, parse_xlsx
 

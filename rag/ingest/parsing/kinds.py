@@ -7,7 +7,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["KIND_BY_EXTENSION", "SUPPORTED_EXTENSIONS", "SUPPORTED_TEXT", "is_ignored", "unsupported_message"]
+__all__ = [
+    "IMAGE_EXTENSIONS",
+    "KIND_BY_EXTENSION",
+    "PAGE_IMAGE_EXTENSIONS",
+    "SUPPORTED_EXTENSIONS",
+    "SUPPORTED_TEXT",
+    "is_ignored",
+    "unsupported_message",
+]
+
+IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif")
+"""Image files read as scanned pages (``rag.ingest.parsing.images``)."""
+PAGE_IMAGE_EXTENSIONS = (".pdf", *IMAGE_EXTENSIONS)
+"""Files whose pages can be shown as pictures, a cited quote on its page (``rag.answers.page_render``)."""
 
 _KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # (kind, how a person calls it, name endings)
@@ -21,6 +34,7 @@ _KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("jsonl", "JSON Lines", (".jsonl", ".ndjson")),
     ("markdown", "Markdown", (".md", ".markdown")),
     ("text", "plain text and chat exports", (".txt", ".text", ".log")),
+    ("image", "scanned images, read with OCR", IMAGE_EXTENSIONS),
 )
 
 KIND_BY_EXTENSION: dict[str, str] = {ext: kind for kind, _, exts in _KINDS for ext in exts}
@@ -31,7 +45,7 @@ SUPPORTED_TEXT = ", ".join(f"{label} ({', '.join(exts)})" for _, label, exts in 
 """The supported kinds as a person reads them, for messages."""
 
 _OLD_OFFICE = "an old binary Office format: open it and save it as .docx, .xlsx or .pptx"
-_IMAGE = "an image: put scanned pages into a PDF (image-only PDF pages are read with OCR)"
+_IMAGE = "an image format OCR cannot open: save it as PNG or JPEG"
 _ARCHIVE = "an archive: unpack it and index the folder"
 _ADVICE: dict[str, str] = {
     ".doc": _OLD_OFFICE, ".xls": _OLD_OFFICE, ".ppt": _OLD_OFFICE,
@@ -42,8 +56,7 @@ _ADVICE: dict[str, str] = {
     ".key": "Apple Keynote: export it as PowerPoint or PDF",
     ".epub": "an e-book: convert it to PDF or HTML", ".eml": "an e-mail: save it as PDF or text",
     ".msg": "an Outlook e-mail: save it as PDF or text",
-    ".png": _IMAGE, ".jpg": _IMAGE, ".jpeg": _IMAGE, ".tif": _IMAGE, ".tiff": _IMAGE, ".gif": _IMAGE,
-    ".bmp": _IMAGE, ".webp": _IMAGE, ".heic": _IMAGE,
+    ".webp": _IMAGE, ".heic": _IMAGE, ".heif": _IMAGE, ".avif": _IMAGE,
     ".zip": _ARCHIVE, ".7z": _ARCHIVE, ".rar": _ARCHIVE, ".gz": _ARCHIVE, ".tar": _ARCHIVE,
 }  # fmt: skip
 

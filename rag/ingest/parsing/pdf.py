@@ -279,7 +279,11 @@ def parse_pdf(path: Path, date: str, settings: Settings) -> ParsedDocument:
         DocumentReadError: damaged beyond repair, password-protected, no pages, no text even with OCR
             (or OCR needed but Tesseract missing: the message names the apt packages), or every page unreadable.
     """
-    doc = _open(path)
+    return read_pdf(path, _open(path), date, settings)
+
+
+def read_pdf(path: Path, doc: pymupdf.Document, date: str, settings: Settings) -> ParsedDocument:
+    """``parse_pdf`` of a document already open (``path`` names it in messages); closes ``doc``."""
     with doc:
         reading = _Reading()
         pages = _read_pages(doc, range(doc.page_count), reading, settings)
