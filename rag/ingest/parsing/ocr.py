@@ -33,9 +33,17 @@ SAUVOLA_K = 0.2
 """How far below its neighbourhood's mean a pixel must be to count as ink (Sauvola's k; 0.2 to 0.5 is usual)."""
 _COARSE = 4
 """Reduction of the page for Sauvola's neighbourhood statistics (``_sauvola``)."""
+NARROW_GUTTER = 0.1
+"""Width of a gap between columns, in line heights, that parts two long columns (``LONG_COLUMN``): a scan's gutter
+narrowed by justified lines and skew (5 pixels of the Edison patent's, at 300 dpi). No such gap runs down a column
+of running text, whose word spaces never line up over many lines; a gutter between short columns must be wider
+than a word space (1.2 line heights)."""
+LONG_COLUMN = 8
+"""Lines of running text (``_running_lines``) each side of a narrow gutter must hold for the gutter to part them:
+a slide's or a chart's scattered labels never do."""
 _WORDS_OF_A_SENTENCE_LINE = 3
 """Words on a line Tesseract read for it to count as a line of running text (``_stacked_lines``)."""
-_CACHE_VERSION = "4"  # bump when the reading-order or line building changes: cached readings are then redone
+_CACHE_VERSION = "5"  # bump when the reading-order or line building changes: cached readings are then redone
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,11 +215,15 @@ def _reading_order(words: list[_Word], height: float) -> list[list[_Word]]:
     is read as the lines Tesseract found in it (``_tesseract_lines``)."""
     if len(words) <= 1:
         return [words] if words else []
-    gutters = [g for g in _gaps([(w.x0, w.x1) for w in words]) if g[1] - g[0] > 1.2 * height]
-    for start, _ in sorted(gutters, key=lambda g: g[0] - g[1]):
+    gutters = [g for g in _gaps([(w.x0, w.x1) for w in words]) if g[1] - g[0] > NARROW_GUTTER * height]
+    for start, end in sorted(gutters, key=lambda g: g[0] - g[1]):
         left = [w for w in words if w.x1 <= start + 0.01]
         right = [w for w in words if w.x1 > start + 0.01]
-        if _is_column(left, height) and _is_column(right, height):  # a wide space inside one line is no gutter
+        if end - start > 1.2 * height:
+            parts = _is_column(left, height) and _is_column(right, height)  # a wide space inside a line is no gutter
+        else:
+            parts = _running_lines(left) >= LONG_COLUMN and _running_lines(right) >= LONG_COLUMN
+        if parts:
             return _reading_order(left, height) + _reading_order(right, height)
     rows = [g for g in _gaps([(w.y0 + 0.25 * (w.y1 - w.y0), w.y1 - 0.25 * (w.y1 - w.y0)) for w in words])]
     if rows:
@@ -249,10 +261,15 @@ def _stacked_lines(words: Sequence[_Word]) -> bool:
     Otherwise the region is read left to right as before: the scattered labels of a chart, or a Japanese line
     Tesseract broke between two characters into pieces whose loose boxes overlap.
     """
+    return _running_lines(words) >= 2
+
+
+def _running_lines(words: Sequence[_Word]) -> int:
+    """How many of the lines Tesseract read among ``words`` are running text (several words each)."""
     counts: dict[tuple[int, int], int] = {}
     for word in words:
         counts[word.line] = counts.get(word.line, 0) + 1
-    return sum(count >= _WORDS_OF_A_SENTENCE_LINE for count in counts.values()) >= 2
+    return sum(count >= _WORDS_OF_A_SENTENCE_LINE for count in counts.values())
 
 
 @dataclass(frozen=True, slots=True)
