@@ -250,3 +250,28 @@ def test_an_image_named_csv_is_read_as_an_image(tmp_path: Path, ocr_settings: Se
     doc = parse_file(tmp_path / "export.csv", ocr_settings)
     assert "ninety days" in _text(doc)
     assert "named .csv but is an image; read as an image" in doc.warnings
+
+
+def test_a_slide_of_a_scanned_page_is_read_with_ocr_and_a_logo_is_not(tmp_path: Path, ocr_settings: Settings) -> None:
+    """Decks carry pasted scans and screenshots: a slide whose content is a picture was read as its title alone,
+    and a deck of such slides was refused ("no slide has text"). A picture covering a good part of its slide is
+    read with OCR where it stands; a small logo is not read at all."""
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    _page_image(EN_LINES).save(str(tmp_path / "scan.png"))
+    _page_image(("ACME",)).save(str(tmp_path / "logo.png"))
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Key handling"
+    slide.shapes.add_picture(str(tmp_path / "scan.png"), Inches(1), Inches(1.5), height=Inches(5.5))
+    bare = deck.slides.add_slide(deck.slide_layouts[6])
+    bare.shapes.add_picture(str(tmp_path / "scan.png"), Inches(0), Inches(0), height=Inches(7.5))
+    bare.shapes.add_picture(str(tmp_path / "logo.png"), Inches(8.5), Inches(6.8), height=Inches(0.6))
+    deck.save(str(tmp_path / "deck.pptx"))
+    doc = parse_file(tmp_path / "deck.pptx", ocr_settings)
+    read = [(b.page, b.section) for b in doc.blocks if "signing key inside the enclave" in b.text]
+    assert read == [(1, "Key handling"), (2, "Slide 2")]
+    assert doc.ocr_pages == (1, 2) and "slides 1, 2: pictures read with OCR" in doc.warnings
+    assert all(b.metadata.get("ocr") is True for b in doc.blocks if b.text != "Key handling")
+    assert "ACME" not in _text(doc)

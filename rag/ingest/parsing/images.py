@@ -22,18 +22,20 @@ MAX_PIXELS = 150_000_000
 """Pixels of one image at most (an A0 poster at 300 dpi has 140 million): a bigger one would exhaust memory."""
 
 
-def image_pages(path: Path, ocr_dpi: int) -> pymupdf.Document:
+def image_pages(path: Path, ocr_dpi: int, *, data: bytes | None = None) -> pymupdf.Document:
     """The image file as an in-memory PDF, one page per image (per frame of a TIFF), white under transparency.
 
     Args:
-        path: the image file.
+        path: the image file (with ``data``: the name the image goes by in messages).
         ocr_dpi: the resolution OCR renders pages at (``Settings.ocr_dpi``).
+        data: the image's bytes, when it is not a file of its own (a picture inside a presentation).
 
     Raises:
         DocumentReadError: the file is damaged, cut short or not an image MuPDF reads, or an image is too big.
     """
     try:
-        with pymupdf.open(path) as images, pymupdf.open("pdf", images.convert_to_pdf()) as converted:
+        opened = pymupdf.open(stream=data) if data is not None else pymupdf.open(path)
+        with opened as images, pymupdf.open("pdf", images.convert_to_pdf()) as converted:
             pdf = _as_scanned_pages(path, converted, ocr_dpi)
     except _READ_ERRORS as err:
         raise DocumentReadError(

@@ -1,4 +1,8 @@
-"""PowerPoint (python-pptx): each slide's title, text boxes, tables and speaker notes; the page is the slide number."""
+"""PowerPoint (python-pptx): each slide's title, text boxes, tables and speaker notes; the page is the slide number.
+
+A picture that covers a good part of its slide (a scanned handout, a screenshot of a table or a form) is read with
+OCR, as a scanned PDF page is, where its shape stands in the slide's reading order; its blocks carry ``ocr=True``.
+"""
 
 from __future__ import annotations
 
@@ -15,11 +19,15 @@ from pptx.exc import PackageNotFoundError
 
 from rag.errors import DocumentReadError
 from rag.ingest.metadata import iso_date
+from rag.ingest.parsing.pdf_layout import OCR
 from rag.ingest.parsing.tabular import render_markdown_table
 from rag.ingest.text_cleanup import normalize_text
 from rag.records import Block, ParsedDocument
+from rag.settings import Settings
 
 _READ_ERRORS = (zipfile.BadZipFile, PackageNotFoundError, KeyError, ParseError, XMLSyntaxError, ValueError)
+PICTURE_SHARE = 0.125
+"""Share of its slide a picture must cover to be read with OCR: a screenshot or a scan does, a logo or an icon not."""
 
 
 def _shapes_in_reading_order(shapes: Any) -> Iterator[Any]:
@@ -37,7 +45,42 @@ def _shape_text(shape: Any) -> str:
     return normalize_text("\n".join(p.text.replace("\v", "\n") for p in shape.text_frame.paragraphs))
 
 
-def _slide_blocks(slide: Any, number: int) -> list[Block]:
+class _Pictures:
+    """Reads a deck's large pictures with OCR (``settings.ocr_enabled``), and remembers what that found."""
+
+    def __init__(self, path: Path, slide_area: int, settings: Settings) -> None:
+        self._path, self._slide_area, self._settings = path, slide_area, settings
+        self.slides: list[int] = []  # slides with a picture read
+        self.missing = ""  # why OCR could not run (Tesseract missing), when a picture needed it
+
+    def blocks(self, shape: Any, number: int, section: str) -> list[Block]:
+        """The text of ``shape`` on slide ``number`` read with OCR ([] for a small picture or one without text)."""
+        if not self._settings.ocr_enabled or self.missing:
+            return []
+        if (shape.width or 0) * (shape.height or 0) < PICTURE_SHARE * self._slide_area:
+            return []
+        try:
+            blob = shape.image.blob  # a picture, or a placeholder holding one
+        except (AttributeError, KeyError, ValueError):
+            return []
+        from rag.ingest.parsing.images import image_pages
+        from rag.ingest.parsing.pdf import read_pdf
+
+        name = self._path.with_name(f"{self._path.name} (slide {number}, {shape.name})")
+        try:
+            read = read_pdf(name, image_pages(name, self._settings.ocr_dpi, data=blob), "", self._settings)
+        except DocumentReadError as err:  # no text on the picture, a broken image, or no Tesseract
+            if not self.missing and "Tesseract" in str(err):
+                self.missing = str(err)
+            return []
+        if number not in self.slides:
+            self.slides.append(number)
+        return [
+            Block(text=b.text, kind=b.kind, page=number, section=section, metadata={OCR: True}) for b in read.blocks
+        ]
+
+
+def _slide_blocks(slide: Any, number: int, pictures: _Pictures) -> list[Block]:
     title_shape = slide.shapes.title
     title = _shape_text(title_shape) if title_shape is not None and title_shape.has_text_frame else ""
     section = title.replace("\n", " ") or f"Slide {number}"
@@ -47,6 +90,8 @@ def _slide_blocks(slide: Any, number: int) -> list[Block]:
             continue
         if shape.has_text_frame and (text := _shape_text(shape)):
             blocks.append(Block(text=text, page=number, section=section))
+        elif picture := pictures.blocks(shape, number, section):
+            blocks.extend(picture)
         elif getattr(shape, "has_table", False):
             rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
             if rows and (markdown := render_markdown_table(rows[0], rows[1:])):
@@ -57,16 +102,18 @@ def _slide_blocks(slide: Any, number: int) -> list[Block]:
     return blocks
 
 
-def parse_pptx(path: Path, date: str) -> ParsedDocument:
-    """Read a PPTX slide by slide: the title is the section, text boxes in reading order, tables as markdown,
-    speaker notes last (section ``<title> (notes)``).
+def parse_pptx(path: Path, date: str, settings: Settings) -> ParsedDocument:
+    """Read a PPTX slide by slide: the title is the section, text boxes and large pictures (with OCR) in reading
+    order, tables as markdown, speaker notes last (section ``<title> (notes)``).
 
     Args:
         path: the file.
         date: fallback date (file mtime) when the core properties carry none.
+        settings: ``ocr_enabled``, ``ocr_language``, ``ocr_dpi`` and the storage folder (OCR cache) are used.
 
     Returns:
-        Blocks with the slide number as the page; ``total_pages`` is the slide count.
+        Blocks with the slide number as the page; ``total_pages`` is the slide count; ``ocr_pages`` the slides
+        whose pictures were read with OCR.
 
     Raises:
         DocumentReadError: the file is not a readable presentation, or no slide has text.
@@ -74,7 +121,12 @@ def parse_pptx(path: Path, date: str) -> ParsedDocument:
     try:
         presentation = pptx.Presentation(str(path))
         props = presentation.core_properties
-        blocks = [b for number, slide in enumerate(presentation.slides, start=1) for b in _slide_blocks(slide, number)]
+        pictures = _Pictures(path, (presentation.slide_width or 0) * (presentation.slide_height or 0), settings)
+        blocks = [
+            b
+            for number, slide in enumerate(presentation.slides, start=1)
+            for b in _slide_blocks(slide, number, pictures)
+        ]
         total = len(presentation.slides)
     except _READ_ERRORS as err:
         raise DocumentReadError(
@@ -83,12 +135,19 @@ def parse_pptx(path: Path, date: str) -> ParsedDocument:
         ) from err
     if not blocks:
         raise DocumentReadError(
-            f"{path.name}: no slide has text (pictures only?). Export it as PDF to have the slides read with OCR."
+            f"{path.name}: no slide has text, and no picture on them has text OCR could read"
+            + (f" ({pictures.missing})" if pictures.missing else "")
+            + ". Check that the slides are not blank."
         )
     first_heading = next((b.text for b in blocks if b.kind == "heading"), "")
+    warnings = [f"slides {', '.join(map(str, pictures.slides))}: pictures read with OCR"] if pictures.slides else []
+    if pictures.missing:
+        warnings.append(f"some pictures need OCR, which could not run: {pictures.missing}")
     return ParsedDocument(
         blocks=tuple(blocks),
         total_pages=max(total, 1),
         title=normalize_text(props.title or "") or first_heading,
         date=iso_date(props.created) or iso_date(props.modified) or date,
+        warnings=tuple(warnings),
+        ocr_pages=tuple(pictures.slides),
     )
