@@ -272,6 +272,37 @@ def test_a_slide_of_a_scanned_page_is_read_with_ocr_and_a_logo_is_not(tmp_path: 
     doc = parse_file(tmp_path / "deck.pptx", ocr_settings)
     read = [(b.page, b.section) for b in doc.blocks if "signing key inside the enclave" in b.text]
     assert read == [(1, "Key handling"), (2, "Slide 2")]
-    assert doc.ocr_pages == (1, 2) and "slides 1, 2: pictures read with OCR" in doc.warnings
+    assert doc.ocr_pages == (1, 2) and "slides 1, 2: 2 pictures read with OCR" in doc.warnings
     assert all(b.metadata.get("ocr") is True for b in doc.blocks if b.text != "Key handling")
     assert "ACME" not in _text(doc)
+
+
+def test_a_scan_pasted_into_a_word_document_is_read_where_it_stands(tmp_path: Path, ocr_settings: Settings) -> None:
+    """A scanned memo pasted into Word between two paragraphs was lost (a document of pasted scans alone was
+    refused: "contains no text"). A picture covering a good part of the page is read with OCR in its place; a
+    small logo is not."""
+    import docx
+    from docx.shared import Inches
+
+    _page_image(JA_LINES).save(str(tmp_path / "memo.png"))
+    _page_image(("ACME",)).save(str(tmp_path / "logo.png"))
+    document = docx.Document()
+    document.add_heading("鍵の管理", level=1)
+    document.add_paragraph("以下は監査で受け取ったメモの写しです。")
+    document.add_picture(str(tmp_path / "memo.png"), width=Inches(5.5))
+    document.add_paragraph("メモの内容は次回の会議で確認する。")
+    document.add_picture(str(tmp_path / "logo.png"), width=Inches(0.5))
+    document.save(str(tmp_path / "audit.docx"))
+    doc = parse_file(tmp_path / "audit.docx", ocr_settings)
+    texts = [b.text for b in doc.blocks]
+    memo = next(i for i, text in enumerate(texts) if "ヒープからメモリを確保する関数" in text)
+    assert (
+        texts.index("以下は監査で受け取ったメモの写しです。") < memo < texts.index("メモの内容は次回の会議で確認する。")
+    )
+    assert doc.blocks[memo].metadata.get("ocr") is True and doc.blocks[memo].section == "鍵の管理"
+    assert "ACME" not in _text(doc) and "1 picture read with OCR" in doc.warnings
+
+    pasted_only = docx.Document()
+    pasted_only.add_picture(str(tmp_path / "memo.png"), width=Inches(6))
+    pasted_only.save(str(tmp_path / "scan.docx"))
+    assert "戻り値を必ず確認" in _text(parse_file(tmp_path / "scan.docx", ocr_settings))

@@ -6,6 +6,7 @@ import io
 import re
 import zipfile
 from pathlib import Path
+from typing import Any
 from xml.etree.ElementTree import ParseError
 
 import docx
@@ -18,10 +19,12 @@ from openpyxl.utils.exceptions import InvalidFileException
 
 from rag.errors import DocumentReadError
 from rag.ingest.metadata import iso_date
+from rag.ingest.parsing.pictures import PictureReader
 from rag.ingest.parsing.tabular import render_markdown_table, table_blocks
 from rag.ingest.parsing.word_lists import WordListNumbers
 from rag.ingest.text_cleanup import normalize_text
 from rag.records import Block, ParsedDocument
+from rag.settings import Settings
 
 _HEADING_STYLE = re.compile(r"^(?:heading|見出し)\s*(\d)$|^(title|表題)$", re.IGNORECASE)
 _READ_ERRORS = (zipfile.BadZipFile, PackageNotFoundError, InvalidFileException, KeyError, ParseError, ValueError)
@@ -76,14 +79,28 @@ def _docx_table(table: Table) -> str:
     return render_markdown_table(rows[0], rows[1:]) if rows else ""
 
 
-def parse_docx(path: Path, date: str) -> ParsedDocument:
-    """Read a DOCX: paragraphs in order, ``Heading N`` / ``Title`` styles as sections, tables as markdown.
+def _pictures(paragraph: Paragraph, document: Any) -> list[tuple[bytes, float]]:
+    """The pictures drawn in ``paragraph`` (inline or floating), each with the area it is shown at (EMU²)."""
+    found: list[tuple[bytes, float]] = []
+    for drawing in paragraph._element.xpath(".//w:drawing"):
+        extents, embeds = drawing.xpath(".//wp:extent"), drawing.xpath(".//a:blip/@r:embed")
+        part = document.part.related_parts.get(embeds[0]) if embeds else None
+        if extents and part is not None:
+            found.append((part.blob, int(extents[0].get("cx", 0)) * int(extents[0].get("cy", 0))))
+    return found
+
+
+def parse_docx(path: Path, date: str, settings: Settings) -> ParsedDocument:
+    """Read a DOCX: paragraphs in order, ``Heading N`` / ``Title`` styles as sections, tables as markdown, and a
+    picture covering a good part of the page (a pasted scan) read with OCR in its place
+    (``rag.ingest.parsing.pictures``).
 
     A list paragraph starts with the number or bullet Word prints for it (``rag.ingest.parsing.word_lists``).
 
     Args:
         path: the file.
         date: fallback date (file mtime) when the core properties carry none.
+        settings: ``ocr_enabled``, ``ocr_language``, ``ocr_dpi`` and the storage folder (OCR cache) are used.
 
     Raises:
         DocumentReadError: the file is not a readable Word document or has no text.
@@ -96,17 +113,23 @@ def parse_docx(path: Path, date: str) -> ParsedDocument:
         blocks: list[Block] = []
         section = ""
         numbers = WordListNumbers.of(document)
+        pictures, drawn = PictureReader(path, settings), 0
+        first = document.sections[0] if document.sections else None
+        page = (first.page_width or 0) * (first.page_height or 0) if first is not None else 0
         for item in document.iter_inner_content():
             if isinstance(item, Paragraph):
                 label = numbers.label(item)  # counted even when the paragraph is empty, as Word counts it
                 text = normalize_text(f"{label} {item.text}" if label and item.text.strip() else item.text)
-                if not text:
-                    continue
-                if _is_heading(item):
+                if text and _is_heading(item):
                     section = text
                     blocks.append(Block(text=text, kind="heading", section=section))
-                else:
+                elif text:
                     blocks.append(Block(text=text, section=section))
+                for image, area in _pictures(item, document):
+                    drawn += 1
+                    blocks.extend(
+                        pictures.blocks(image, area=area, whole=page, label=f"picture {drawn}", section=section)
+                    )
             elif isinstance(item, Table) and (markdown := _docx_table(item)):
                 blocks.append(Block(text=markdown, kind="table", section=section))
     except XMLSyntaxError as err:
@@ -120,9 +143,15 @@ def parse_docx(path: Path, date: str) -> ParsedDocument:
             "Open it in Word and save it again as .docx."
         ) from err
     if not blocks:
-        raise DocumentReadError(f"{path.name} contains no text. Add content to the document and try again.")
+        missing = f" ({pictures.missing})" if pictures.missing else ""
+        raise DocumentReadError(
+            f"{path.name} contains no text, and no picture in it has text OCR could read{missing}. "
+            "Add content to the document and try again."
+        )
     first_heading = next((b.text for b in blocks if b.kind == "heading"), "")
-    return ParsedDocument(blocks=tuple(blocks), title=title or first_heading, date=doc_date)
+    return ParsedDocument(
+        blocks=tuple(blocks), title=title or first_heading, date=doc_date, warnings=pictures.warnings()
+    )
 
 
 def parse_xlsx(path: Path, date: str) -> ParsedDocument:

@@ -1,7 +1,7 @@
 """PowerPoint (python-pptx): each slide's title, text boxes, tables and speaker notes; the page is the slide number.
 
 A picture that covers a good part of its slide (a scanned handout, a screenshot of a table or a form) is read with
-OCR, as a scanned PDF page is, where its shape stands in the slide's reading order; its blocks carry ``ocr=True``.
+OCR where its shape stands in the slide's reading order (``rag.ingest.parsing.pictures``).
 """
 
 from __future__ import annotations
@@ -19,15 +19,13 @@ from pptx.exc import PackageNotFoundError
 
 from rag.errors import DocumentReadError
 from rag.ingest.metadata import iso_date
-from rag.ingest.parsing.pdf_layout import OCR
+from rag.ingest.parsing.pictures import PictureReader
 from rag.ingest.parsing.tabular import render_markdown_table
 from rag.ingest.text_cleanup import normalize_text
 from rag.records import Block, ParsedDocument
 from rag.settings import Settings
 
 _READ_ERRORS = (zipfile.BadZipFile, PackageNotFoundError, KeyError, ParseError, XMLSyntaxError, ValueError)
-PICTURE_SHARE = 0.125
-"""Share of its slide a picture must cover to be read with OCR: a screenshot or a scan does, a logo or an icon not."""
 
 
 def _shapes_in_reading_order(shapes: Any) -> Iterator[Any]:
@@ -45,42 +43,15 @@ def _shape_text(shape: Any) -> str:
     return normalize_text("\n".join(p.text.replace("\v", "\n") for p in shape.text_frame.paragraphs))
 
 
-class _Pictures:
-    """Reads a deck's large pictures with OCR (``settings.ocr_enabled``), and remembers what that found."""
-
-    def __init__(self, path: Path, slide_area: int, settings: Settings) -> None:
-        self._path, self._slide_area, self._settings = path, slide_area, settings
-        self.slides: list[int] = []  # slides with a picture read
-        self.missing = ""  # why OCR could not run (Tesseract missing), when a picture needed it
-
-    def blocks(self, shape: Any, number: int, section: str) -> list[Block]:
-        """The text of ``shape`` on slide ``number`` read with OCR ([] for a small picture or one without text)."""
-        if not self._settings.ocr_enabled or self.missing:
-            return []
-        if (shape.width or 0) * (shape.height or 0) < PICTURE_SHARE * self._slide_area:
-            return []
-        try:
-            blob = shape.image.blob  # a picture, or a placeholder holding one
-        except (AttributeError, KeyError, ValueError):
-            return []
-        from rag.ingest.parsing.images import image_pages
-        from rag.ingest.parsing.pdf import read_pdf
-
-        name = self._path.with_name(f"{self._path.name} (slide {number}, {shape.name})")
-        try:
-            read = read_pdf(name, image_pages(name, self._settings.ocr_dpi, data=blob), "", self._settings)
-        except DocumentReadError as err:  # no text on the picture, a broken image, or no Tesseract
-            if not self.missing and "Tesseract" in str(err):
-                self.missing = str(err)
-            return []
-        if number not in self.slides:
-            self.slides.append(number)
-        return [
-            Block(text=b.text, kind=b.kind, page=number, section=section, metadata={OCR: True}) for b in read.blocks
-        ]
+def _picture(shape: Any) -> bytes:
+    """The image of a picture shape, or of a placeholder holding one (b"" for any other shape)."""
+    try:
+        return bytes(shape.image.blob)
+    except (AttributeError, KeyError, ValueError):
+        return b""
 
 
-def _slide_blocks(slide: Any, number: int, pictures: _Pictures) -> list[Block]:
+def _slide_blocks(slide: Any, number: int, pictures: PictureReader, slide_area: float) -> list[Block]:
     title_shape = slide.shapes.title
     title = _shape_text(title_shape) if title_shape is not None and title_shape.has_text_frame else ""
     section = title.replace("\n", " ") or f"Slide {number}"
@@ -90,8 +61,12 @@ def _slide_blocks(slide: Any, number: int, pictures: _Pictures) -> list[Block]:
             continue
         if shape.has_text_frame and (text := _shape_text(shape)):
             blocks.append(Block(text=text, page=number, section=section))
-        elif picture := pictures.blocks(shape, number, section):
-            blocks.extend(picture)
+        elif image := _picture(shape):
+            area = (shape.width or 0) * (shape.height or 0)
+            label = f"slide {number}, {shape.name}"
+            blocks.extend(
+                pictures.blocks(image, area=area, whole=slide_area, label=label, page=number, section=section)
+            )
         elif getattr(shape, "has_table", False):
             rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
             if rows and (markdown := render_markdown_table(rows[0], rows[1:])):
@@ -121,11 +96,12 @@ def parse_pptx(path: Path, date: str, settings: Settings) -> ParsedDocument:
     try:
         presentation = pptx.Presentation(str(path))
         props = presentation.core_properties
-        pictures = _Pictures(path, (presentation.slide_width or 0) * (presentation.slide_height or 0), settings)
+        pictures = PictureReader(path, settings)
+        slide_area = (presentation.slide_width or 0) * (presentation.slide_height or 0)
         blocks = [
             b
             for number, slide in enumerate(presentation.slides, start=1)
-            for b in _slide_blocks(slide, number, pictures)
+            for b in _slide_blocks(slide, number, pictures, slide_area)
         ]
         total = len(presentation.slides)
     except _READ_ERRORS as err:
@@ -140,14 +116,11 @@ def parse_pptx(path: Path, date: str, settings: Settings) -> ParsedDocument:
             + ". Check that the slides are not blank."
         )
     first_heading = next((b.text for b in blocks if b.kind == "heading"), "")
-    warnings = [f"slides {', '.join(map(str, pictures.slides))}: pictures read with OCR"] if pictures.slides else []
-    if pictures.missing:
-        warnings.append(f"some pictures need OCR, which could not run: {pictures.missing}")
     return ParsedDocument(
         blocks=tuple(blocks),
         total_pages=max(total, 1),
         title=normalize_text(props.title or "") or first_heading,
         date=iso_date(props.created) or iso_date(props.modified) or date,
-        warnings=tuple(warnings),
-        ocr_pages=tuple(pictures.slides),
+        warnings=pictures.warnings("slides"),
+        ocr_pages=tuple(pictures.pages),
     )
