@@ -26,7 +26,7 @@ from rag.answers.evidence import (
     rank_sentences,
     strongest,
 )
-from rag.answers.faithfulness import is_yes_no_question, says_unknown
+from rag.answers.faithfulness import is_yes_no_question, says_unknown, strip_markers
 from rag.answers.notes import note
 from rag.answers.polarity import asks_negatively
 from rag.answers.prompts import (
@@ -173,7 +173,7 @@ class AnswerDraft:
             return replace(self._from_evidence(message, answer=""), llm_error=str(stream.error))
         body, followups = split_followups(stream.raw_text)
         body, dropped = drop_invalid_markers(body, len(self.passages))
-        if not body.strip():
+        if not any(ch.isalnum() for ch in strip_markers(body)):  # "", or a bare "[1]": no answer to check or show
             return self._from_evidence(note("empty", language), answer="")
         notes = [note("dropped", language, numbers=", ".join(f"[{n}]" for n in dropped))] if dropped else []
         if stream.looped:

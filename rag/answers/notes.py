@@ -14,8 +14,9 @@ _NOTES: dict[str, dict[Language, str]] = {
         "en": "The LLM backend failed, so only the most relevant passages are shown. Cause and fix: {error}",
     },
     "empty": {
-        "ja": "LLM が空の回答を返したため、関連する箇所だけを表示します。",
-        "en": "The LLM returned an empty answer, so only the most relevant passages are shown.",
+        "ja": "LLM の回答が空（または出典番号だけ）だったため、関連する箇所だけを表示します。",
+        "en": "The LLM returned no answer (an empty reply, or citation marks alone), so only the most relevant "
+        "passages are shown.",
     },
     "replaced": {
         "ja": "LLM の回答は資料で裏付けられなかったため（{reasons}）、資料の該当箇所をそのまま示します。",

@@ -224,6 +224,14 @@ def test_llm_down_while_streaming_is_reported_by_finish() -> None:
     assert "返品は購入後30日以内であれば受け付けます。" in [c.quote for c in answer.citations]
 
 
+@pytest.mark.parametrize("reply", ["[1]", " [1][2]。", "\n"])
+def test_a_reply_of_citation_marks_alone_shows_the_evidence_not_the_marks(reply: str) -> None:
+    """A small model asked about a scanned page answered "[1]" and nothing else; it was shown as the answer."""
+    answer = answer_question(ScriptedLLM([reply]), "How many days per week can I work from home?", HITS, SETTINGS)
+    assert answer.answer == "" and "no answer" in answer.message
+    assert answer.citations[0].quote == "Employees may work remotely up to three days per week."
+
+
 def test_an_answer_no_passage_supports_is_replaced_by_the_evidence() -> None:
     llm = ScriptedLLM(["You can work remotely whenever you like. No approval is needed [9]."])
     answer = answer_question(llm, "Can I work remotely?", HITS, SETTINGS)
