@@ -306,3 +306,23 @@ def test_a_scan_pasted_into_a_word_document_is_read_where_it_stands(tmp_path: Pa
     pasted_only.add_picture(str(tmp_path / "memo.png"), width=Inches(6))
     pasted_only.save(str(tmp_path / "scan.docx"))
     assert "戻り値を必ず確認" in _text(parse_file(tmp_path / "scan.docx", ocr_settings))
+
+
+def test_a_deck_of_pictures_without_tesseract_names_the_apt_packages(
+    tmp_path: Path, ocr_settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    _page_image(EN_LINES).save(str(tmp_path / "scan.png"))
+    deck = Presentation()
+    deck.slides.add_slide(deck.slide_layouts[6]).shapes.add_picture(str(tmp_path / "scan.png"), 0, 0, Inches(5))
+    deck.save(str(tmp_path / "scans.pptx"))
+    monkeypatch.delenv("TESSDATA_PREFIX", raising=False)
+    monkeypatch.setattr(ocr.shutil, "which", lambda name: None)
+    ocr.tessdata_dir.cache_clear()
+    try:
+        with pytest.raises(DocumentReadError, match="no picture on them has text.*apt-get install tesseract-ocr"):
+            parse_file(tmp_path / "scans.pptx", ocr_settings)
+    finally:
+        ocr.tessdata_dir.cache_clear()

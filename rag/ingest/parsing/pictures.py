@@ -47,14 +47,18 @@ class PictureReader:
         if not self._settings.ocr_enabled or self.missing or whole <= 0 or area < PICTURE_SHARE * whole:
             return []
         from rag.ingest.parsing.images import image_pages
+        from rag.ingest.parsing.ocr import check_languages
         from rag.ingest.parsing.pdf import read_pdf
 
+        try:
+            check_languages(self._settings.ocr_language)  # Tesseract and its languages are there
+        except DocumentReadError as err:
+            self.missing = str(err)
+            return []
         name = self._path.with_name(f"{self._path.name} ({label})")
         try:
             read = read_pdf(name, image_pages(name, self._settings.ocr_dpi, data=image), "", self._settings)
-        except DocumentReadError as err:  # no text on the picture, a broken image, or no Tesseract
-            if "Tesseract" in str(err):
-                self.missing = str(err)
+        except DocumentReadError:  # no text on the picture, or a broken image
             return []
         self.read += 1
         if page is not None and page not in self.pages:
