@@ -15,6 +15,7 @@ import hashlib
 import json
 import re
 import shutil
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +43,7 @@ LONG_COLUMN = 8
 """Lines of running text (``_running_lines``) each side of a narrow gutter must hold for the gutter to part them:
 a slide's or a chart's scattered labels never do."""
 _WORDS_OF_A_SENTENCE_LINE = 3
-"""Words on a line Tesseract read for it to count as a line of running text (``_stacked_lines``)."""
+"""Words on a line Tesseract read for it to count as a line of running text (``_running_lines``)."""
 _CACHE_VERSION = "5"  # bump when the reading-order or line building changes: cached readings are then redone
 
 
@@ -62,7 +63,7 @@ class _Word:
     y0: float
     x1: float
     y1: float
-    line: tuple[int, int] = (0, 0)
+    line: tuple[int, int]
     """The line Tesseract put the word on (its block and line numbers)."""
 
 
@@ -211,8 +212,9 @@ def _gaps(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
 
 def _reading_order(words: list[_Word], height: float) -> list[list[_Word]]:
     """Regions of words in reading order, by recursive XY cuts: a column gutter (wider than a word space,
-    with more than one line on each side) first, else the widest gap between rows. A region no cut divides
-    is read as the lines Tesseract found in it (``_tesseract_lines``)."""
+    with more than one line on each side; or narrow, between two long columns) first, else the widest gap between
+    rows. A region no cut divides is read as the lines Tesseract found in it (``_tesseract_lines``) when it holds two
+    lines of running text, else left to right."""
     if len(words) <= 1:
         return [words] if words else []
     gutters = [g for g in _gaps([(w.x0, w.x1) for w in words]) if g[1] - g[0] > NARROW_GUTTER * height]
@@ -231,7 +233,11 @@ def _reading_order(words: list[_Word], height: float) -> list[list[_Word]]:
         middle = (cut[0] + cut[1]) / 2
         above = [w for w in words if (w.y0 + w.y1) / 2 < middle]
         return _reading_order(above, height) + _reading_order([w for w in words if (w.y0 + w.y1) / 2 >= middle], height)
-    return _tesseract_lines(words) if _stacked_lines(words) else [sorted(words, key=lambda w: w.x0)]
+    if _running_lines(words) >= 2:
+        return _tesseract_lines(words)
+    # a chart's scattered labels, or a Japanese line Tesseract broke between two characters into pieces whose loose
+    # boxes overlap: read left to right
+    return [sorted(words, key=lambda w: w.x0)]
 
 
 def _tesseract_lines(words: list[_Word]) -> list[list[_Word]]:
@@ -255,20 +261,9 @@ def _tesseract_lines(words: list[_Word]) -> list[list[_Word]]:
     return [sorted((w for box in row for w in box.words), key=lambda w: w.x0) for row in rows]
 
 
-def _stacked_lines(words: Sequence[_Word]) -> bool:
-    """Whether Tesseract read at least two lines of running text among ``words``.
-
-    Otherwise the region is read left to right as before: the scattered labels of a chart, or a Japanese line
-    Tesseract broke between two characters into pieces whose loose boxes overlap.
-    """
-    return _running_lines(words) >= 2
-
-
 def _running_lines(words: Sequence[_Word]) -> int:
     """How many of the lines Tesseract read among ``words`` are running text (several words each)."""
-    counts: dict[tuple[int, int], int] = {}
-    for word in words:
-        counts[word.line] = counts.get(word.line, 0) + 1
+    counts = Counter(word.line for word in words)
     return sum(count >= _WORDS_OF_A_SENTENCE_LINE for count in counts.values())
 
 
