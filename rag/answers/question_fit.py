@@ -205,3 +205,42 @@ def unmentioned(claim: str, question: str, passages: Sequence[Passage]) -> list[
         return []
     asked = set(_KATAKANA_WORD.findall(claim)) & set(_KATAKANA_WORD.findall(question))
     return sorted(w for w in asked if not any(w in text or heard_in(w, text) for text in read))
+
+
+ECHOED_NAME_REASON = "it names only {}, whom the question itself names, and the question asks who"
+_ASKS_WHO = re.compile(r"(?:^|[,;:]\s*)(?:who|whom|whose)\b", re.IGNORECASE)
+"""An English question asking for a person, at its start or after the setting it opens with ("Under the bill,
+who…")."""
+_NAME_RUN = re.compile(r"(?:[A-Z][\w’'-]*\.?\s+)*[A-Z][\w’'-]*")
+"""Capitalised words in a row, initials included: "Thomas A. Edison", "BENJ. BUTTERWORTH"."""
+_POSSESSIVE = re.compile(r"[’']s?$")
+
+
+def names_only_asked(claim: str, question: str) -> str:
+    """The name a claim gives for the person an English who-question asks about, when that name is only the
+    question's own ("" otherwise).
+
+    Asked who signed as witnesses under Edison's signature on the patent, the model answered "Thomas A. Edison
+    witnessed under Edison's signature…", and the specification's heading "THOMAS A. EDISON, OF MENLO PARK…" held
+    every word of it but the witnessing. Every word of such a claim is in the question or in any passage about its
+    person, so the word checks hold; what it adds is a first name or initials before a name the question gives,
+    which names nobody new. A claim that names someone else ("Chas. Batchelor and S. L. Griffin witnessed it"), or
+    no one ("the licensee is responsible", "Edison's assistants"), is left to the other checks."""
+    if not _ASKS_WHO.search(question) or is_yes_no_question(question):
+        return ""
+    asked = {_name_word(word) for word in _NAME_RUN.findall(question) for word in word.split()}
+    question_words = {_name_word(word) for word in re.findall(r"[\w’'-]+", question)}
+    echoed, others = [], []
+    for run in _NAME_RUN.findall(claim):
+        if _POSSESSIVE.search(run):
+            continue  # "Edison's assistants": whose, not who
+        words = [_name_word(word) for word in run.split()]
+        if words[-1] in asked:
+            echoed.append(run)
+        elif any(word not in question_words for word in words):
+            others.append(run)
+    return _POSSESSIVE.sub("", echoed[0]) if echoed and not others else ""
+
+
+def _name_word(word: str) -> str:
+    return _POSSESSIVE.sub("", word.rstrip(".")).lower()

@@ -30,6 +30,7 @@ from rag.answers.faithfulness import (
 )
 from rag.answers.premises import premises
 from rag.answers.question_fit import (
+    ECHOED_NAME_REASON,
     NO_COUNT_REASON,
     NOT_ASKED_REASON,
     RESTATES_ONLY_REASON,
@@ -37,6 +38,7 @@ from rag.answers.question_fit import (
     asked_untouched,
     count_unsaid,
     is_claim,
+    names_only_asked,
     reading_context,
     restates,
     unmentioned,
@@ -165,6 +167,9 @@ def check_answer(
             marked, supports = _with_marker(sentence, None), []
         if verdict.status != "unsupported" and main is None and (asked := asked_untouched(plain, question, sources)):
             verdict = ClaimVerdict(plain, "unsupported", (), NOT_ASKED_REASON.format(asked))  # true, of another thing
+            marked, supports = _with_marker(sentence, None), []
+        if verdict.status != "unsupported" and main is None and (echoed := names_only_asked(plain, question)):
+            verdict = ClaimVerdict(plain, "unsupported", (), ECHOED_NAME_REASON.format(echoed))  # nobody new
             marked, supports = _with_marker(sentence, None), []
         denied_by_itself: Contradiction | None = None
         if verdict.status != "unsupported" and denies_what_it_affirms(plain, question):

@@ -402,6 +402,31 @@ def test_an_answer_that_hands_the_question_back_is_not_verified() -> None:
 
 
 @needs_realdocs
+def test_a_who_answer_that_names_only_the_question_s_person_is_not_verified() -> None:
+    """Asked who signed as witnesses under Edison's signature, the model answered "Thomas A. Edison witnessed…" and
+    the patent's heading "THOMAS A. EDIEON, OF MENTO PARK…" (as read from the scan) held every word of it but the
+    witnessing: shown as a verified answer naming the inventor, not the witnesses."""
+    from rag.answers.question_fit import ECHOED_NAME_REASON, names_only_asked
+
+    heading = chunk_with("en_scan_edison_patent_us223898.pdf", "SPECIFICATION forming part")
+    question = (
+        "Who signed as witnesses under Edison's signature at the end of the written specification of the lamp patent?"
+    )
+    echoed = check_answer(
+        "Thomas A. Edison witnessed under Edison's signature at the end of the written specification of the lamp "
+        "patent [1].",
+        question,
+        [Passage(1, heading, heading.text)],
+    )
+    assert echoed.main_claim_failed and [c.status for c in echoed.claims] == ["unsupported"]
+    assert echoed.claims[0].reason == ECHOED_NAME_REASON.format("Thomas A. Edison")
+    assert names_only_asked("Edison himself signed as witness.", question) == "Edison"
+    # naming others, or nobody, is left to the other checks
+    assert names_only_asked("S. L. Griffin and John F. Randolph signed as witnesses.", question) == ""
+    assert names_only_asked("Edison's assistants signed as witnesses.", question) == ""
+
+
+@needs_realdocs
 def test_a_yes_to_more_than_a_number_that_says_up_to_it_is_answered_no() -> None:
     """The brochure: "Each track may be assigned to one of 16 MIDI channels." Asked whether a track can take more
     than 16 channels, "Yes, each LinnSequencer track can be assigned to up to 16 MIDI channels" held every word and
