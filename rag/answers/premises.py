@@ -12,6 +12,8 @@ from pathlib import PurePosixPath
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text
 from rag.answers.faithfulness import is_yes_no_question
 from rag.answers.prompts import detect_language, script_language
+from rag.ingest.chunking import document_title
+from rag.records import Chunk
 from rag.retrieval.named_sources import name_pieces
 
 
@@ -92,3 +94,26 @@ def _names_a_source(fact: Fact, names: Sequence[str]) -> bool:
 
 def _letters_and_digits(text: str) -> str:
     return re.sub(r"[^0-9a-z]", "", plain_text(text).casefold())
+
+
+def premises_for(chunk: Chunk, given: Sequence[Fact], question: str) -> tuple[Fact, ...]:
+    """The premises a claim may rest on in ``chunk``: a name of several words the question gives (the act, chapter
+    or part it asks about) only when the chunk holds it, in its text, its section heading or its document's title,
+    or names its file by it; every other premise as it is.
+
+    Such a name says where in a document the question asks. Asked the maximum civil penalty for a data broker
+    under H.R. 815's "Protecting Americans' Data from Foreign Adversaries Act" (the bill's Division I, which sets
+    none), the model gave "$500 multiplied by the number of users…" from the penalties of Division H, restating the
+    act's name, which the passage opening Division I holds: verified, and wrong. A question in one language about
+    a chunk in the other keeps its names as framing (``premises``)."""
+    if script_language(chunk.text) != detect_language(question):
+        return tuple(given)
+    names = [PurePosixPath(chunk.source).name.casefold()]
+    held = [(facts_of(text), plain_text(text)) for text in (chunk.text, chunk.section, document_title(chunk)) if text]
+
+    def holds(fact: Fact) -> bool:
+        if fact.kind != "name" or " " not in fact.value or _names_a_source(fact, names):
+            return True
+        return any(fact_found(fact, facts, plain) for facts, plain in held)
+
+    return tuple(fact for fact in given if holds(fact))

@@ -28,7 +28,7 @@ from rag.answers.faithfulness import (
     markers_of,
     strip_markers,
 )
-from rag.answers.premises import premises
+from rag.answers.premises import premises, premises_for
 from rag.answers.question_fit import (
     ECHOED_NAME_REASON,
     NO_COUNT_REASON,
@@ -336,6 +336,7 @@ def _check_chunk(
     claim: str, chunk: Chunk, context: str, given: Sequence[Fact], topic: str, threshold: float
 ) -> ClaimCheck:
     lead_in = opening_lead_in(chunk)
+    given = premises_for(chunk, given, topic) if topic else given
     if topic and (stated := stance(claim, topic)) is not None:
         return check_reply(
             stated, topic, chunk.text, threshold=threshold, given=given, source=chunk.source, lead_in=lead_in

@@ -427,6 +427,38 @@ def test_a_who_answer_that_names_only_the_question_s_person_is_not_verified() ->
 
 
 @needs_realdocs
+def test_a_claim_about_a_named_part_of_a_document_rests_on_text_of_that_part() -> None:
+    """Asked the maximum civil penalty for a data broker under H.R. 815's "Protecting Americans' Data from Foreign
+    Adversaries Act" (Division I, which sets no penalty in dollars), the model gave "$500 multiplied by the number of
+    users…" from the penalties of Division H, restating the act's name, which only the passage opening Division I
+    holds: verified, and wrong."""
+    penalties = chunk_with("en_us_bill_hr815_2024.pdf", "DATA AND INFORMATION VIOLATIONS")
+    division = chunk_with("en_us_bill_hr815_2024.pdf", "may be cited as the ‘‘Protecting Americans’ Data")
+    passages = [Passage(1, division, division.text), Passage(2, penalties, penalties.text)]
+    question = (
+        "Under H.R. 815's Protecting Americans' Data from Foreign Adversaries Act, what is the maximum civil penalty "
+        "in dollars per violation for a data broker that sells Americans' sensitive data to a foreign adversary?"
+    )
+    borrowed = check_answer(
+        "Under H.R. 815's Protecting Americans' Data from Foreign Adversaries Act, the maximum civil penalty for a "
+        "data broker is $500 multiplied by the number of users affected by such violation [2].",
+        question,
+        passages,
+    )
+    assert borrowed.main_claim_failed and [c.status for c in borrowed.claims] == ["unsupported"]
+    assert "Protecting Americans' Data" in borrowed.claims[0].reason
+    # the act's own text stands for it
+    prohibited = check_answer(
+        "Under the Protecting Americans' Data from Foreign Adversaries Act, it is unlawful for a data broker to sell "
+        "personally identifiable sensitive data of a United States individual to an entity controlled by a foreign "
+        "adversary [1].",
+        "What does H.R. 815's Protecting Americans' Data from Foreign Adversaries Act forbid data brokers to do?",
+        passages,
+    )
+    assert not prohibited.main_claim_failed, prohibited.claims[0].reason
+
+
+@needs_realdocs
 def test_a_yes_to_more_than_a_number_that_says_up_to_it_is_answered_no() -> None:
     """The brochure: "Each track may be assigned to one of 16 MIDI channels." Asked whether a track can take more
     than 16 channels, "Yes, each LinnSequencer track can be assigned to up to 16 MIDI channels" held every word and
