@@ -82,6 +82,21 @@ def in_prose(reading: str, facts: Sequence[Fact]) -> bool:
     return len(words_besides(reading, facts)) >= PROSE_MIN_TOKENS
 
 
+def said_of_names(claim: str, stated: Sequence[Fact], reading: str, named: set[str]) -> list[str]:
+    """The words a claim says of its names when the evidence only names them (a list entry, a heading: no word
+    besides its names and codes, the file name's words aside); [] otherwise.
+
+    Asked who chaired a meeting whose minutes name no chair, the model answered "Shane Coughlan chaired the
+    meeting", and the attendee list's line "Shane Coughlan – LF" held its name and half its words: verified. A line
+    that only names someone says nothing of what they did."""
+    found = facts_of(reading)
+    if reading.lstrip().startswith("|") or not any(f.kind == "name" for f in found):
+        return []  # a table row says what its header's columns say of the name in its first cell
+    if words_besides(reading, found) - named:
+        return []
+    return sorted(words_besides(claim, stated) - named - content_tokens(" ".join(f.text for f in found)))
+
+
 def name_tokens(source: str, title: str = "") -> set[str]:
     """The content tokens of a file's name ("ptex", "manual" of ``ja_ptex_manual.pdf``), and of the document's
     ``title`` when given (``title_named``)."""

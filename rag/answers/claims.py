@@ -14,6 +14,8 @@ supported by evidence only when
   takes from the question and of the Japanese words it adds to it, its answer (``rag.answers.claim_words``: a kanji
   name is no fact); within one language a word written in the other script counts (ペルソナ for "persona",
   ``rag.answers.loanwords``);
+- the evidence says something of the claim's names, not only names them: a list entry or a heading that only names
+  someone ("Shane Coughlan – LF") does not say what they did (``claim_words.said_of_names``);
 - each fact is given there for what the claim says, not for something beside it, and a step the question asks
   for by its place (the first, the last) is the one the evidence puts there (``rag.answers.bindings``);
 - it is about what the question asks, not only about the setting the question opens with ("Under H.R. 815, if the
@@ -53,6 +55,7 @@ from rag.answers.claim_words import (
     in_prose,
     is_anchor,
     name_tokens,
+    said_of_names,
 )
 from rag.answers.contrast import (
     alone_among_others,
@@ -267,6 +270,8 @@ def check_claim(
     reason = reason or off_topic or _contrast_reason(best_contrasted)
     if not reason and topic and not across and (unsaid := added_words_unsaid(claim, topic, top.held, premised)):
         reason = "the cited text does not say " + unsaid
+    if not reason and (said := said_of_names(claim, stated, best_reading, named)):
+        reason = f"the cited text only names them; it does not say {', '.join(said[:4])}"
     if not reason and (bound := bound_elsewhere(facts, worded, best_reading)):
         reason = f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
     if not reason and (swapped := said_of_sibling(stated, claim, best_reading)):

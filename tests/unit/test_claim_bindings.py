@@ -10,7 +10,7 @@ from rag.answers.citations import Passage
 from rag.answers.claims import check_claim
 from rag.answers.contrast import alone_among_others, any_against_exclusive
 from rag.answers.facts import fact_found, facts_of
-from rag.answers.question_fit import NO_COUNT_REASON
+from rag.answers.question_fit import NO_COUNT_REASON, count_unsaid
 from rag.answers.verification import check_answer
 from rag.models.embedding import Embedder
 
@@ -459,6 +459,18 @@ def test_a_claim_about_a_named_part_of_a_document_rests_on_text_of_that_part() -
 
 
 @needs_realdocs
+def test_a_line_that_only_names_someone_does_not_say_what_they_did() -> None:
+    """Asked who chaired the OpenChain Japan WG meeting of 2018-06-13 (the minutes name no chair), the model
+    answered "Shane Coughlan chaired the meeting" and the attendee list's line "Shane Coughlan – LF" held its name
+    and half its words: shown as a verified answer to a question no document answers."""
+    minutes = chunk_with("ja_openchain_jwg_minutes_20180613.pdf", "Shane Coughlan")
+    question = "Who chaired the OpenChain Japan Working Group meeting held on 13 June 2018 at Toyota's Nagoya office?"
+    chaired = check_answer("Shane Coughlan chaired the meeting [1].", question, [Passage(1, minutes, minutes.text)])
+    assert chaired.main_claim_failed and [c.status for c in chaired.claims] == ["unsupported"]
+    assert "only names them" in chaired.claims[0].reason and "chaired" in chaired.claims[0].reason
+
+
+@needs_realdocs
 def test_a_yes_to_more_than_a_number_that_says_up_to_it_is_answered_no() -> None:
     """The brochure: "Each track may be assigned to one of 16 MIDI channels." Asked whether a track can take more
     than 16 channels, "Yes, each LinnSequencer track can be assigned to up to 16 MIDI channels" held every word and
@@ -632,8 +644,10 @@ def test_a_true_sentence_that_gives_no_count_does_not_answer_how_many() -> None:
     question = "How many Toshiba employees attended the 2018-06-13 OpenChain Japan WG meeting?"
     passages = [Passage(1, minutes, minutes.text)]
     uncounted = check_answer("Shane Coughlan attended the meeting [1].", question, passages)
-    assert uncounted.main_claim_failed and uncounted.claims[0].reason == NO_COUNT_REASON
-    counted = check_answer("One Toshiba employee attended: Hiroshi Nozue [1].", question, passages)
+    assert uncounted.main_claim_failed  # the list's line names him; nothing in the answer counts anyone
+    assert count_unsaid("Shane Coughlan attended the meeting.", question)
+    assert not count_unsaid("Only 1 Toshiba employee attended: Hiroshi Nozue.", question)
+    counted = check_answer("Only 1 Toshiba employee attended: Hiroshi Nozue [1].", question, passages)
     assert counted.claims[0].reason != NO_COUNT_REASON
 
 
