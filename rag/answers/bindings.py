@@ -5,8 +5,9 @@ not enough. A number may be given in the clause about another thing (``bound_els
 "respectively" with items listed elsewhere (``paired_respectively``), a passage about a sibling of the question's
 identifier or office is no evidence about it (``about_another``), a clause the claim copies may say what it
 says of a sibling identifier (``said_of_sibling``), and of the alternatives a question offers, the evidence may give
-the other one for what the claim is about (``chose_elsewhere``), and of the steps it tells in order, the one it
-marks first (or last) may be another than the claim's (``ordered_elsewhere``).
+the other one for what the claim is about (``chose_elsewhere``), of the steps it tells in order, the one it
+marks first (or last) may be another than the claim's (``ordered_elsewhere``), and the one a Japanese claim says
+does something may not be the one the evidence makes do it (``done_by_another``).
 """
 
 from __future__ import annotations
@@ -300,3 +301,39 @@ def _family(identifier: str) -> str:
         return label
     match = re.match(r"([^_.:(]+)[_.:(]", identifier)
     return match.group(1) if match else ""
+
+
+_JA_CLEFT = re.compile(
+    r"([\u3400-\u9fff々]+)([\u3040-\u309f]{0,3}?)(?:る|た|す|う|く|つ|む)のは、?(.+?)(?:だと|です|である|だ|。|$)"
+)
+"""A Japanese cleft sentence, "決めるのは法務部門です": the verb's kanji (決) and kana before its ending (め), and
+who or what the claim says does it."""
+_JA_DOER = re.compile(
+    r"([^、。,\s][^、。,]*?)\s*が(?=[^\u3040-\u309f]|[\u3040-\u309f]{0,2}[\u3400-\u9fff\u30a1-\u30fa])"
+)
+"""The phrase a clause marks as its subject with が (a noun ends before it: not the が of "ですが" or "ながら")."""
+
+
+def done_by_another(claim: str, reading: str) -> tuple[str, str] | None:
+    """For a Japanese claim saying who does something ("…を決めるのは法務部門です"), the one the evidence makes the
+    subject of that verb instead, with the claim's: ``(evidence's doer, claim's)``; None when the evidence's clause
+    names no subject with が, or names the claim's.
+
+    Asked who decides whether outside experts are consulted, the model answered "…決めるのは社内の法務部門や社外の
+    法律事務所の役割の人だ": the commentary's sentence holds both, the departments as examples of the experts
+    "(例として、社内の法務部門や社外の法律事務所)" and "Open Source Compliance Officer が外部有識者のアドバイスを受け
+    るかどうかを決め" as the one who decides."""
+    cleft = _JA_CLEFT.search(claim)
+    if cleft is None:
+        return None
+    verb, doer = cleft.group(1) + cleft.group(2), cleft.group(3)
+    wanted = content_tokens(doer)
+    for found in re.finditer(re.escape(verb), reading):
+        clause = re.split(r"[、。]", reading[: found.start()])[-1]
+        subjects = _JA_DOER.findall(clause)
+        if not subjects:
+            continue
+        subject = subjects[-1].strip()
+        if wanted and not content_tokens(subject) & wanted:
+            return subject, doer
+    return None

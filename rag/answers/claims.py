@@ -16,6 +16,8 @@ supported by evidence only when
   ``rag.answers.loanwords``);
 - the evidence says something of the claim's names, not only names them: a list entry or a heading that only names
   someone ("Shane Coughlan – LF") does not say what they did (``claim_words.said_of_names``);
+- the one a Japanese claim says does something ("決めるのは…です") is the one the evidence makes the verb's subject
+  (``bindings.done_by_another``);
 - each fact is given there for what the claim says, not for something beside it, and a step the question asks
   for by its place (the first, the last) is the one the evidence puts there (``rag.answers.bindings``);
 - it is about what the question asks, not only about the setting the question opens with ("Under H.R. 815, if the
@@ -42,6 +44,7 @@ from rag.answers.bindings import (
     about_another,
     bound_elsewhere,
     chose_elsewhere,
+    done_by_another,
     ordered_elsewhere,
     paired_respectively,
     said_of_sibling,
@@ -274,6 +277,8 @@ def check_claim(
         reason = f"the cited text only names them; it does not say {', '.join(said[:4])}"
     if not reason and (bound := bound_elsewhere(facts, worded, best_reading)):
         reason = f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
+    if not reason and not across and (doer := done_by_another(claim, best_reading)):
+        reason = f"the cited text says {doer[0]} does this, not {doer[1]}"
     if not reason and (swapped := said_of_sibling(stated, claim, best_reading)):
         reason = f"the cited text says this of {swapped[1].text}, not {swapped[0].text}"
     if not reason and topic and (chosen := chose_elsewhere(claim, topic, best_reading)):

@@ -471,6 +471,30 @@ def test_a_line_that_only_names_someone_does_not_say_what_they_did() -> None:
 
 
 @needs_realdocs
+def test_who_a_japanese_claim_says_does_something_is_the_subject_the_evidence_gives_that_verb() -> None:
+    """Asked who decides whether outside experts are consulted, the model answered "…決めるのは社内の法務部門や社外の
+    法律事務所の役割の人だ": the commentary's sentence holds the departments as examples of the experts and makes
+    the Open Source Compliance Officer the one who decides. It was shown as verified."""
+    from rag.answers.bindings import done_by_another
+
+    chunk = chunk_with("ja_openchain_spec_kaisetsu.pdf", "Open Source Compliance Officer が外部有識者")
+    question = (
+        "OpenChain仕様書詳細解説では、法律的な専門知識を得る仕組み（2.2.3項）の例として、外部の有識者や専門家の"
+        "アドバイスを受けるかどうかを決めるのはどの役割の人だと説明していますか？"
+    )
+    wrong = check_answer(
+        "外部の有識者や専門家のアドバイスを受けるかどうかを決めるのは社内の法務部門や社外の法律事務所の役割の人だと"
+        "説明されています[1]。",
+        question,
+        [Passage(1, chunk, chunk.text)],
+    )
+    assert wrong.main_claim_failed and [c.status for c in wrong.claims] == ["unsupported"]
+    assert "Open Source Compliance Officer" in wrong.claims[0].reason
+    right = "外部有識者のアドバイスを受けるかどうかを決めるのはOpen Source Compliance Officerです。"
+    assert done_by_another(right, chunk.text) is None
+
+
+@needs_realdocs
 def test_a_yes_to_more_than_a_number_that_says_up_to_it_is_answered_no() -> None:
     """The brochure: "Each track may be assigned to one of 16 MIDI channels." Asked whether a track can take more
     than 16 channels, "Yes, each LinnSequencer track can be assigned to up to 16 MIDI channels" held every word and
