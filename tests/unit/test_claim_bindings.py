@@ -13,6 +13,7 @@ from rag.answers.facts import fact_found, facts_of
 from rag.answers.question_fit import NO_COUNT_REASON, count_unsaid
 from rag.answers.verification import check_answer
 from rag.models.embedding import Embedder
+from rag.records import Chunk
 
 
 def test_an_identifier_is_not_found_inside_a_longer_one() -> None:
@@ -401,6 +402,13 @@ def test_an_answer_that_hands_the_question_back_is_not_verified() -> None:
     assert not answered.main_claim_failed
 
 
+def refusal_reason(claim: str, question: str, chunk: Chunk) -> str:
+    """Why ``claim``, citing ``chunk`` alone, is refused: the answer's one claim is unsupported, the answer replaced."""
+    checked = check_answer(claim, question, [Passage(1, chunk, chunk.text)])
+    assert checked.main_claim_failed and [c.status for c in checked.claims] == ["unsupported"], checked.claims
+    return checked.claims[0].reason
+
+
 @needs_realdocs
 def test_a_who_answer_that_names_only_the_question_s_person_is_not_verified() -> None:
     """Asked who signed as witnesses under Edison's signature, the model answered "Thomas A. Edison witnessed…" and
@@ -412,14 +420,11 @@ def test_a_who_answer_that_names_only_the_question_s_person_is_not_verified() ->
     question = (
         "Who signed as witnesses under Edison's signature at the end of the written specification of the lamp patent?"
     )
-    echoed = check_answer(
+    echoed = (
         "Thomas A. Edison witnessed under Edison's signature at the end of the written specification of the lamp "
-        "patent [1].",
-        question,
-        [Passage(1, heading, heading.text)],
+        "patent [1]."
     )
-    assert echoed.main_claim_failed and [c.status for c in echoed.claims] == ["unsupported"]
-    assert echoed.claims[0].reason == ECHOED_NAME_REASON.format("Thomas A. Edison")
+    assert refusal_reason(echoed, question, heading) == ECHOED_NAME_REASON.format("Thomas A. Edison")
     assert names_only_asked("Edison himself signed as witness.", question) == "Edison"
     # naming others, or nobody, is left to the other checks
     assert names_only_asked("S. L. Griffin and John F. Randolph signed as witnesses.", question) == ""
@@ -465,9 +470,8 @@ def test_a_line_that_only_names_someone_does_not_say_what_they_did() -> None:
     and half its words: shown as a verified answer to a question no document answers."""
     minutes = chunk_with("ja_openchain_jwg_minutes_20180613.pdf", "Shane Coughlan")
     question = "Who chaired the OpenChain Japan Working Group meeting held on 13 June 2018 at Toyota's Nagoya office?"
-    chaired = check_answer("Shane Coughlan chaired the meeting [1].", question, [Passage(1, minutes, minutes.text)])
-    assert chaired.main_claim_failed and [c.status for c in chaired.claims] == ["unsupported"]
-    assert "only names them" in chaired.claims[0].reason and "chaired" in chaired.claims[0].reason
+    reason = refusal_reason("Shane Coughlan chaired the meeting [1].", question, minutes)
+    assert "only names them" in reason and "chaired" in reason
 
 
 @needs_realdocs
@@ -482,14 +486,11 @@ def test_who_a_japanese_claim_says_does_something_is_the_subject_the_evidence_gi
         "OpenChain仕様書詳細解説では、法律的な専門知識を得る仕組み（2.2.3項）の例として、外部の有識者や専門家の"
         "アドバイスを受けるかどうかを決めるのはどの役割の人だと説明していますか？"
     )
-    wrong = check_answer(
+    wrong = (
         "外部の有識者や専門家のアドバイスを受けるかどうかを決めるのは社内の法務部門や社外の法律事務所の役割の人だと"
-        "説明されています[1]。",
-        question,
-        [Passage(1, chunk, chunk.text)],
+        "説明されています[1]。"
     )
-    assert wrong.main_claim_failed and [c.status for c in wrong.claims] == ["unsupported"]
-    assert "Open Source Compliance Officer" in wrong.claims[0].reason
+    assert "Open Source Compliance Officer" in refusal_reason(wrong, question, chunk)
     right = "外部有識者のアドバイスを受けるかどうかを決めるのはOpen Source Compliance Officerです。"
     assert done_by_another(right, chunk.text) is None
 
