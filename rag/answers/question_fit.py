@@ -228,7 +228,7 @@ def names_only_asked(claim: str, question: str) -> str:
     no one ("the licensee is responsible", "Edison's assistants"), is left to the other checks."""
     if not _ASKS_WHO.search(question) or is_yes_no_question(question):
         return ""
-    asked = {_name_word(word) for word in _NAME_RUN.findall(question) for word in word.split()}
+    asked = {_name_word(word) for run in _NAME_RUN.findall(question) for word in run.split()}
     question_words = {_name_word(word) for word in re.findall(r"[\w’'-]+", question)}
     echoed, others = [], []
     for run in _NAME_RUN.findall(claim):
