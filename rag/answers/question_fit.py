@@ -38,6 +38,9 @@ _KANJI = re.compile("[\u3400-\u9fff々]")
 _KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
 _NONE = re.compile(r"\b(?:no|none|nobody|zero|neither)\b|ゼロ|いない|いません|ない|ません|なし|無し", re.IGNORECASE)
 """Words by which an answer says there are none: a count too."""
+_ONE = re.compile(r"\bone\b(?!\s+of\b)|\ba single\b", re.IGNORECASE)
+"""Words by which an answer says there is one ("Only one Toshiba employee attended"), which the facts do not read as
+a number ("one" is as often a pronoun); "one of" picks, it does not count."""
 NO_COUNT_REASON = "the question asks how many, and the answer gives no number"
 
 
@@ -49,7 +52,7 @@ def count_unsaid(answer: str, question: str) -> bool:
     if not asks_count(question):
         return False
     figures = [f for f in facts_of(answer) if f.kind != "name" and any(c.isdigit() for c in f.value)]
-    return not figures and not _NONE.search(answer)
+    return not figures and not _NONE.search(answer) and not _ONE.search(answer)
 
 
 def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck], *, moved: bool = False) -> str:

@@ -672,6 +672,8 @@ def test_a_true_sentence_that_gives_no_count_does_not_answer_how_many() -> None:
     assert uncounted.main_claim_failed  # the list's line names him; nothing in the answer counts anyone
     assert count_unsaid("Shane Coughlan attended the meeting.", question)
     assert not count_unsaid("Only 1 Toshiba employee attended: Hiroshi Nozue.", question)
+    assert not count_unsaid("Only one Toshiba employee attended: Hiroshi Nozue.", question)  # a count in words
+    assert count_unsaid("One of the attendees was Hiroshi Nozue.", question)  # picks one, counts nothing
     counted = check_answer("Only 1 Toshiba employee attended: Hiroshi Nozue [1].", question, passages)
     assert counted.claims[0].reason != NO_COUNT_REASON
 
