@@ -106,14 +106,11 @@ def premises_for(chunk: Chunk, given: Sequence[Fact], question: str) -> tuple[Fa
     none), the model gave "$500 multiplied by the number of users…" from the penalties of Division H, restating the
     act's name, which the passage opening Division I holds: verified, and wrong. A question in one language about
     a chunk in the other keeps its names as framing (``premises``)."""
-    if script_language(chunk.text) != detect_language(question):
-        return tuple(given)
     names = [PurePosixPath(chunk.source).name.casefold()]
+    scoping = [f for f in given if f.kind == "name" and " " in f.value and not _names_a_source(f, names)]
+    if not scoping or script_language(chunk.text) != detect_language(question):
+        return tuple(given)  # most questions give no such name: the chunk is not read for one
     held = [(facts_of(text), plain_text(text)) for text in (chunk.text, chunk.section, document_title(chunk)) if text]
-
-    def holds(fact: Fact) -> bool:
-        if fact.kind != "name" or " " not in fact.value or _names_a_source(fact, names):
-            return True
-        return any(fact_found(fact, facts, plain) for facts, plain in held)
-
-    return tuple(fact for fact in given if holds(fact))
+    return tuple(
+        fact for fact in given if fact not in scoping or any(fact_found(fact, facts, plain) for facts, plain in held)
+    )
