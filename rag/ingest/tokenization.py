@@ -77,8 +77,16 @@ class _PerThread:
         return value
 
 
+def _is_capitalised_code(run: str) -> bool:
+    """Whether a stopword written in capitals is a name or code: the "IT" of "IT Company", speaker "AS" of a chat's
+    persona records, "OR" of a logic table. Dropped as stopwords, they matched nothing, so a question naming them
+    found the rows of every other company or speaker as readily."""
+    return len(run) > 1 and run.isupper()
+
+
 class _LatinAnalyzer:
-    """Lowercase, stopword and Snowball-stem Latin runs; keep identifiers and version numbers whole too."""
+    """Lowercase, stopword and Snowball-stem Latin runs (a stopword in capitals is a code and stays); keep identifiers
+    and version numbers whole too."""
 
     def __init__(self, *, stem: bool = True, stopwords: bool = True, whole: bool = True) -> None:
         self._stemmer = _PerThread(lambda: Stemmer.Stemmer("english")) if stem else None
@@ -92,7 +100,7 @@ class _LatinAnalyzer:
         for run in runs:
             if run.isalpha() and (run.islower() or run.isupper() or run[1:].islower()):
                 lowered = run.lower()  # plain word: the common case, kept fast
-                if lowered not in stop:
+                if lowered not in stop or _is_capitalised_code(run):
                     words.append(lowered)
                 continue
             parts = [p.lower() for seg in _SEPARATORS.split(run) for p in _CAMEL_PART.findall(seg)]

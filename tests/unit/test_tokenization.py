@@ -67,6 +67,21 @@ def test_english_drops_stopwords_and_stems() -> None:
     assert tokens == ["patient", "treat", "new", "drug", "studi"]
 
 
+def test_a_stopword_in_capitals_names_the_row_a_question_asks_about(tokenizer: Tokenizer) -> None:
+    """The "IT" of the training-case sheet's "IT Company", speaker "AS" of the persona records: as stopwords they
+    matched nothing, and a question naming them found every company's row alike."""
+    rows = {
+        "consumer": "| Consumer Electronics Company | 営業、SE | OSSの基礎 | 年1回 |",
+        "automotive": "| Automotive Company | 営業、SE | OSSの基礎 | 年1回 |",
+        "it": "| IT Company | 営業、SE、開発者、管理職 | OSSの基礎 | 年1回 |",  # longest: BM25 ranks it last otherwise
+    }
+    index = KeywordIndex.build(list(rows), [tokenizer.tokenize(text) for text in rows.values()])
+    hits = index.query(search_terms(tokenizer.tokenize("IT Companyの「OSSの基礎」はどのくらいの頻度ですか？")), 3)
+    assert hits[0][0] == "it"
+    assert hits[0][1] > hits[1][1]
+    assert "it" not in tokenizer.tokenize("it is what it is")  # in lower case it is still a stopword
+
+
 def test_english_text_gives_the_same_tokens_with_every_tokenizer() -> None:
     text = "Vitamin D deficiency increases the risk of COVID-19 infections (p < 0.05)."
     expected = make_tokenizer("english").tokenize(text)
