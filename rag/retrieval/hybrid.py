@@ -23,7 +23,7 @@ from rag.ingest.tokenization import search_terms
 from rag.records import Chunk, Hit, SearchFilters, StageScores
 from rag.retrieval.filters import MetadataCache, chroma_where
 from rag.retrieval.fusion import Fused, adaptive_weight, apply_rerank_thresholds, fuse_convex, fuse_rrf
-from rag.retrieval.named_sources import NAME_BOOST, SourceNames, designations
+from rag.retrieval.named_sources import NAME_BOOST, SourceNames, dated_names, designations
 from rag.retrieval.reranker import Reranker, load_reranker
 from rag.settings import Settings
 
@@ -131,7 +131,7 @@ class HybridRetriever:
             t2 = time.perf_counter()
             dense_hits = self._dense(vector, candidate_k, filters, mask, keyword)
             if filters is None:
-                named_by = [*query_tokens, *designations(query)]
+                named_by = [*query_tokens, *designations(query), *dated_names(query)]
                 catalog = self._index.catalog
                 named = self._source_names.named(keyword.version, catalog.sources, named_by, catalog.titles)
                 dense_hits = self._with_named_sources(vector, dense_hits, named)
@@ -279,11 +279,26 @@ def _scores(f: Fused) -> StageScores:
 
 
 def _boost_named_sources(fused: list[Fused], chunks: dict[str, Chunk], named: dict[str, float]) -> list[Fused]:
-    """Candidates from a source the question names (``rag.retrieval.named_sources``) lifted by ``NAME_BOOST``."""
+    """Candidates from a source the question names (``rag.retrieval.named_sources``) lifted by ``NAME_BOOST``.
+
+    A question that names two or more sources in full asks about each: "did the author of 『OpenChain仕様書詳細解説』
+    attend the 2018年6月13日 meeting?" needs the commentary and the minutes. The best candidate of each such source
+    comes first (in score order), so the answer reads both; lifted alike, the commentary's passages filled the
+    context."""
     if not named:
         return fused
     lifted = [replace(f, score=f.score + NAME_BOOST * named.get(chunks[f.chunk_id].source, 0.0)) for f in fused]
-    return sorted(lifted, key=lambda f: -f.score)
+    lifted.sort(key=lambda f: -f.score)
+    in_full = {source for source, share in named.items() if share >= 1.0}
+    if len(in_full) < 2:
+        return lifted
+    firsts: dict[str, Fused] = {}
+    for f in lifted:
+        source = chunks[f.chunk_id].source
+        if source in in_full:
+            firsts.setdefault(source, f)
+    leading = list(firsts.values())
+    return [*leading, *(f for f in lifted if f not in leading)]
 
 
 def _boost_entities(query: str, fused: list[Fused], chunks: dict[str, Chunk], patterns: dict[str, str]) -> list[Fused]:

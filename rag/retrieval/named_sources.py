@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
@@ -37,6 +38,18 @@ not name."""
 
 _DESIGNATION = re.compile(r"(?<![A-Za-z0-9])([A-Z](?:\.?[A-Z])+)\.?[\s\-]*(\d{2,})(?![0-9])")
 """Capitals then a number, as documents are designated: "H.R. 815", "RFC 7231", "ISO-9001" (not "June 13")."""
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_NAME = r"(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_ORDINAL = r"(?:st|nd|rd|th)?"
+_DATES = (
+    re.compile(r"(?<!\d)(?P<y>\d{4})\s*年\s*(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*日"),  # 2018年6月13日
+    re.compile(r"(?<![\d.])(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?![\d.])"),  # 2018-06-13
+    re.compile(rf"\b{_MONTH_NAME}\s+(?P<d>\d{{1,2}}){_ORDINAL},?\s+(?P<y>\d{{4}})\b", re.IGNORECASE),  # June 13, 2018
+    re.compile(rf"\b(?P<d>\d{{1,2}}){_ORDINAL}\s+{_MONTH_NAME},?\s+(?P<y>\d{{4}})\b", re.IGNORECASE),  # 13 June 2018
+)
+"""The ways a question writes a day: year, month (a number or a name) and day."""
+_DAY = re.compile(r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
+"""A day as a file's name writes it (``20180613``): a question that gives it names the file in full."""
 _CUT = re.compile(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])")
 _TOO_SHORT = re.compile(r"[A-Za-z]{1,2}|\d{1,2}")  # "v2", "report_3": words a question uses for other reasons
 
@@ -78,6 +91,8 @@ class SourceNames:
             share = _share(by_name, asked)
             titled = max((_share(words, asked) for words in by_title), default=0.0)
             share = max(share, titled if titled >= TITLE_SHARE else 0.0)
+            if any(_DAY.fullmatch(word) for word in by_name if word in asked):
+                share = 1.0  # the day a file's name gives: "the 2018年6月13日 meeting" is its minutes
             if share >= NAMED_SHARE:
                 named[source] = share
         return named
@@ -138,3 +153,19 @@ def designations(query: str) -> list[str]:
         letters = letters.replace(".", "").lower()
         words.extend((letters + number, letters))
     return words
+
+
+def dated_names(query: str) -> list[str]:
+    """The words a file's name would write for the dates in ``query``: "2018年6月13日", "2018-06-13", "June 13,
+    2018" and "13 June 2018" are all ``20180613``, as minutes are named (``ja_openchain_jwg_minutes_20180613.pdf``).
+    A question dates a meeting or a report by its day far more often than it repeats its file's name."""
+    text = unicodedata.normalize("NFKC", query)
+    words: list[str] = []
+    for pattern in _DATES:
+        for match in pattern.finditer(text):
+            named_month = match.groupdict().get("mon")
+            month = _MONTHS.index(named_month.lower()) + 1 if named_month else int(match["m"])
+            year, day = int(match["y"]), int(match["d"])
+            if 1 <= month <= 12 and 1 <= day <= 31:
+                words.append(f"{year:04d}{month:02d}{day:02d}")
+    return list(dict.fromkeys(words))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rag.retrieval.named_sources import NAMED_SHARE, SourceNames, designations
+from rag.retrieval.named_sources import NAMED_SHARE, SourceNames, dated_names, designations
 from rag.service import RagService
 from rag.settings import Settings
 from tests.docmaker import make_csv, make_pdf
@@ -148,3 +148,46 @@ def test_a_question_names_a_document_by_the_title_it_gives_itself(
     assert hits[0].chunk.source == "docs/scan_0412.pdf"
     unnamed = service.search("OSSを社内で利用する申請は利用開始の何日前までに必要ですか？")
     assert unnamed[0].chunk.source == "docs/scan_0413.pdf"  # the handbook's sentence is the closer one
+
+
+def test_a_question_dates_minutes_by_the_day_their_file_name_gives() -> None:
+    """Minutes are filed as ``wg_minutes_20180613.pdf``; a person asks about "the 2018年6月13日 meeting"."""
+    assert dated_names("2018年6月13日の会合と、２０１８年７月１１日の会合") == ["20180613", "20180711"]
+    assert dated_names("At the June 13th, 2018 meeting, or on 13 June 2018, or 2018-06-13") == ["20180613"]
+    assert dated_names("version 1.2.3.4, the 2023 survey, 2018年13月40日") == []
+    names = SourceNames(_words)
+    sources = ["docs/wg_minutes_20180613.pdf", "docs/wg_minutes_20180711.pdf", *SOURCES]
+    question = "Who attended the meeting on June 13, 2018?"
+
+    assert names.named("v1", lambda: sources, _words(question)) == {}
+    assert names.named("v1", lambda: sources, [*_words(question), *dated_names(question)]) == {
+        "docs/wg_minutes_20180613.pdf": 1.0  # the day alone names it in full
+    }
+
+
+MINUTES = {
+    "wg_minutes_20180613.pdf": ["出席者: 山田 太郎 (A社)、佐藤 花子 (B社)、渡辺 歩 (C社)。議題: OSS教育の事例共有。"],
+    "wg_minutes_20180711.pdf": ["出席者: 鈴木 一郎 (D社)、田中 次郎 (E社)。議題: OSS教育の事例共有。"],
+}
+
+
+def test_a_question_naming_a_guide_and_a_meeting_reads_both(tmp_path: Path, models_dir: Path, e5_embedder) -> None:
+    """Asked whether the guide's author attended the 2018年6月13日 meeting, the answer needs the guide and those
+    minutes. Named in full alike, the guide's passages (which share the question's words) filled the first places."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, pages in MINUTES.items():
+        make_pdf(docs / name, pages)
+    guide = [
+        "はじめに: 本書は、社内でOSSを利用する際のガイドラインです。作成者は渡辺 歩です。",
+        "OSSを利用する会合や申請の前に、作成者が定めた手順を確認してください。",
+        "本ガイドラインの作成者は、OSS教育の会合で事例を共有しています。",
+    ]
+    make_pdf(docs / "scan_0412.pdf", guide, metadata={"title": "社内OSS利用ガイドライン"})
+    service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=e5_embedder)
+    service.index_paths([docs])
+
+    hits = service.search("「社内OSS利用ガイドライン」の作成者は、2018年6月13日の会合に出席していましたか？", top_k=3)
+
+    assert {hit.chunk.source for hit in hits[:2]} == {"docs/scan_0412.pdf", "docs/wg_minutes_20180613.pdf"}
+    assert "docs/wg_minutes_20180711.pdf" not in {hit.chunk.source for hit in hits[:2]}
