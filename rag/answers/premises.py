@@ -96,18 +96,37 @@ def _letters_and_digits(text: str) -> str:
     return re.sub(r"[^0-9a-z]", "", plain_text(text).casefold())
 
 
+_CODE = re.compile(r"^\\|_|[A-Za-z]\d*[-.]\d")
+"""An identifier written as code: a TeX command (``\\expandableinput``), a name with an underscore (``TEE_Malloc``),
+a rule or clause code (``L3-01``). A product or brand name in camel case (mTower, TikTok) frames a question about its
+document instead, and its passages seldom repeat it."""
+
+
 def premises_for(chunk: Chunk, given: Sequence[Fact], question: str) -> tuple[Fact, ...]:
     """The premises a claim may rest on in ``chunk``: a name of several words the question gives (the act, chapter
-    or part it asks about) only when the chunk holds it, in its text, its section heading or its document's title,
-    or names its file by it; every other premise as it is.
+    or part it asks about) or an identifier written as code (the command, function or rule it asks about,
+    ``_CODE``) only when the chunk holds it, in its text, its section heading or its document's title, or names its
+    file by it; every other premise as it is. A yes/no question's identifiers are left as they are (``premises``:
+    they are premises only of a denial).
 
-    Such a name says where in a document the question asks. Asked the maximum civil penalty for a data broker
-    under H.R. 815's "Protecting Americans' Data from Foreign Adversaries Act" (the bill's Division I, which sets
-    none), the model gave "$500 multiplied by the number of users…" from the penalties of Division H, restating the
-    act's name, which the passage opening Division I holds: verified, and wrong. A question in one language about
-    a chunk in the other keeps its names as framing (``premises``)."""
+    Such a name says where in a document the question asks, and such an identifier what it asks about. Asked the
+    maximum civil penalty for a data broker under H.R. 815's "Protecting Americans' Data from Foreign Adversaries
+    Act" (the bill's Division I, which sets none), the model gave "$500 multiplied by the number of users…" from the
+    penalties of Division H, restating the act's name, which the passage opening Division I holds: verified, and
+    wrong. Asked in which release ``\\expandableinput`` was added (the guide gives no date), "\\expandableinput was
+    added to the kernel in 1994" was verified on "LaTeX2ε was released in 1994…", a page that never names the
+    command. A question in one language about a chunk in the other keeps its names as framing (``premises``)."""
     names = [PurePosixPath(chunk.source).name.casefold()]
-    scoping = [f for f in given if f.kind == "name" and " " in f.value and not _names_a_source(f, names)]
+    asks_about_code = not is_yes_no_question(question)  # a yes/no question's identifiers are premises only of a denial
+    scoping = [
+        f
+        for f in given
+        if (
+            (f.kind == "name" and " " in f.value)
+            or (asks_about_code and f.kind == "identifier" and _CODE.search(f.value))
+        )
+        and not _names_a_source(f, names)
+    ]
     if not scoping or script_language(chunk.text) != detect_language(question):
         return tuple(given)  # most questions give no such name: the chunk is not read for one
     held = [(facts_of(text), plain_text(text)) for text in (chunk.text, chunk.section, document_title(chunk)) if text]

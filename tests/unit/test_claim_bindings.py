@@ -464,6 +464,32 @@ def test_a_claim_about_a_named_part_of_a_document_rests_on_text_of_that_part() -
 
 
 @needs_realdocs
+def test_a_claim_about_the_command_asked_rests_on_text_that_names_it() -> None:
+    """Asked in which release \\expandableinput was added to the kernel (the guide gives no date for it), the model
+    answered "…added to the kernel in 1994" and cited "LaTeX2ε was released in 1994…": the command counted as the
+    asker's premise because the guide names it elsewhere, so a page that never names it verified the claim."""
+    own = chunk_with("en_latex_usrguide.pdf", "\\expandableinput")
+    history = chunk_with("en_latex_usrguide.pdf", "was released in 1994")
+    assert "expandableinput" not in history.text
+    passages = [Passage(1, own, own.text), Passage(2, history, history.text)]
+    question = "According to the LaTeX for authors guide, in which LaTeX release (date) was \\expandableinput added?"
+    dated = check_answer(
+        "According to the LaTeX for authors guide, \\expandableinput was added to the kernel in 1994 [2].",
+        question,
+        passages,
+    )
+    assert dated.main_claim_failed and [c.status for c in dated.claims] == ["unsupported"]
+    assert "expandableinput" in dated.claims[0].reason
+    # the command's own passage stands for what it says of it
+    checked = check_answer(
+        "\\expandableinput skips recording the file name and does not apply any file hooks [1].",
+        "What does \\expandableinput skip that \\input does?",
+        passages,
+    )
+    assert [c.status for c in checked.claims] == ["verified"], checked.claims[0].reason
+
+
+@needs_realdocs
 def test_a_line_that_only_names_someone_does_not_say_what_they_did() -> None:
     """Asked who chaired the OpenChain Japan WG meeting of 2018-06-13 (the minutes name no chair), the model
     answered "Shane Coughlan chaired the meeting" and the attendee list's line "Shane Coughlan – LF" held its name
