@@ -5,8 +5,9 @@ word of its text with the English question.
 The words of each file's name (its stem cut at ``_``, ``-``, ``.``, spaces and camelCase, through the BM25
 tokenizer, so "rules" matches "rule") are weighted by how few files' names use them (a word in every name, such as
 a language prefix, weighs nothing). A source is named by a question with the share of its name's weight the
-question's words cover; ``NAMED_SHARE`` or more counts. The retriever then looks for candidates inside a named
-source as well, and lifts its candidates by ``NAME_BOOST`` times that share.
+question's words cover; ``NAMED_SHARE`` or more counts. A day the name gives (``minutes_20180613``) names the file
+in full when the question gives that day in any common form (``dated_names``). The retriever then looks for
+candidates inside a named source as well, and lifts its candidates by ``NAME_BOOST`` times that share.
 """
 
 from __future__ import annotations
