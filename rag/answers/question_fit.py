@@ -174,8 +174,25 @@ def _words_and_names(text: str) -> set[str]:
 
 
 def reading_context(claim: str, question: str) -> str:
-    """The words a claim is read with: the question's, for a claim too short to say what it is about."""
-    return question if len(content_tokens(claim)) < SHORT_CLAIM_TOKENS else ""
+    """The words a claim is read with: the question's, for a claim too short to say what it is about, or made of
+    names and codes alone. Asked who chaired the 2018-06-13 meeting (the minutes name no chair), the model copied the
+    attendee line "Shane Coughlan – LF": every word of it is in the line, so read alone it was verified, though all
+    it says is the question's "he chaired it"."""
+    alone = len(content_tokens(claim)) >= SHORT_CLAIM_TOKENS and not _names_alone(claim)
+    return "" if alone else question
+
+
+_JOINERS = re.compile(r"\b(?:and|or)\b|[\W_]", re.IGNORECASE)
+"""What a list of names is joined with: "and", "or", dashes, commas and other punctuation."""
+
+
+def _names_alone(claim: str) -> bool:
+    """Whether a claim is names and codes alone ("Shane Coughlan – LF"), with no word that says something of them
+    ("Hiroshi Nozue is from Toshiba" says where he is from)."""
+    rest = claim
+    for fact in facts_of(claim):
+        rest = rest.replace(fact.text, " ")
+    return not _JOINERS.sub("", rest)
 
 
 def is_claim(sentence: str, question: str) -> bool:

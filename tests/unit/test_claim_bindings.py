@@ -464,6 +464,20 @@ def test_a_claim_about_a_named_part_of_a_document_rests_on_text_of_that_part() -
 
 
 @needs_realdocs
+def test_a_copied_list_line_does_not_answer_what_the_question_asks_of_the_people_in_it() -> None:
+    """Asked who chaired the 2018-06-13 meeting (the minutes name no chair), the model replied with the attendee line
+    "Shane Coughlan – LF" alone: every word of it is in the line, so read by itself it was verified, though what it
+    tells the reader is the question's "he chaired it". A claim of names and codes alone is read with the question."""
+    from rag.answers.question_fit import reading_context
+
+    minutes = chunk_with("ja_openchain_jwg_minutes_20180613.pdf", "Shane Coughlan")
+    question = "Who chaired the OpenChain Japan Working Group meeting held on 13 June 2018 at Toyota's Nagoya office?"
+    assert "of its words are in the cited text" in refusal_reason("Shane Coughlan – LF [1].", question, minutes)
+    assert reading_context("Shane Coughlan – LF", question) == question
+    assert reading_context("Shane Coughlan of the Linux Foundation opened the meeting", question) == ""
+
+
+@needs_realdocs
 def test_a_claim_about_the_command_asked_rests_on_text_that_names_it() -> None:
     """Asked in which release \\expandableinput was added to the kernel (the guide gives no date for it), the model
     answered "…added to the kernel in 1994" and cited "LaTeX2ε was released in 1994…": the command counted as the
