@@ -475,6 +475,7 @@ def test_a_copied_list_line_does_not_answer_what_the_question_asks_of_the_people
     assert "of its words are in the cited text" in refusal_reason("Shane Coughlan – LF [1].", question, minutes)
     assert reading_context("Shane Coughlan – LF", question) == question
     assert reading_context("Shane Coughlan of the Linux Foundation opened the meeting", question) == ""
+    assert reading_context("Hiroshi Nozue is from Toshiba", "Which company is Hiroshi Nozue from?") == ""
 
 
 @needs_realdocs
