@@ -298,10 +298,6 @@ STRINGS: dict[str, tuple[str, str]] = {  # key: (ja, en)
     "search.results": ("ハイブリッド検索の結果 ({n} 件)", "Hybrid results ({n})"),
     "search.no_hits": ("該当するチャンクがありません。", "No chunk matched."),
     "search.matched": ("一致した語: {terms}", "Matched terms: {terms}"),
-    "search.named_by": (
-        "質問がこの文書を名指ししています（{terms}）。文書の中は、名前を除いた質問で探しました",
-        "The question names this document ({terms}); inside it, the question was searched without the name",
-    ),
     "search.also_in": ("同じ内容: {sources}", "Also in: {sources}"),
     "search.neighbours": ("前後のチャンクを表示", "Show neighbouring chunks"),
     "search.side_by_side": ("BM25 のみ / ベクトルのみ / ハイブリッド", "BM25 only / dense only / hybrid"),

@@ -106,8 +106,6 @@ def show_hit(hit: Hit, rank: int, *, compact: bool = False, show_base: bool = Fa
         st.table([stage_table(hit.scores)])
     if hit.matched_terms:
         st.caption(escape_md(t("search.matched", terms=", ".join(hit.matched_terms))))
-    if hit.named_by:
-        st.caption(escape_md(t("search.named_by", terms=", ".join(hit.named_by))))
     if hit.also_sources:
         st.caption(escape_md(t("search.also_in", sources=", ".join(hit.also_sources))))
     st.markdown(highlight(hit.chunk.text, hit.matched_terms))

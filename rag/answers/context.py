@@ -36,17 +36,15 @@ def has_basis(hits: Sequence[Hit], settings: Settings) -> bool:
     """Whether the hits are worth answering from.
 
     When a reranker ran: one hit at or above its absolute threshold. Without one: a hit that shares a term with
-    the question or comes from a source the question spells out (``Hit.named_by``: "In the 2023 OpenChain industry
-    survey, what share …?" asks the survey, whose Japanese pages share no word with it), or a best cosine at or
-    above the embedding model's off-topic floor (``Settings.basis_cosine_floor``); a question about something the
-    documents never touch fails all three.
+    the question, or a best cosine at or above the embedding model's off-topic floor
+    (``Settings.basis_cosine_floor``); a question about something the documents never touch fails both.
     """
     if not hits:
         return False
     reranked = [h.scores.rerank_score for h in hits if h.scores.rerank_score is not None]
     if reranked:
         return max(reranked) >= settings.rerank_abs_threshold
-    if any(h.matched_terms or h.named_by for h in hits):
+    if any(h.matched_terms for h in hits):
         return True
     cosines = [h.scores.dense_score for h in hits if h.scores.dense_score is not None]
     return not cosines or max(cosines) >= settings.basis_cosine_floor

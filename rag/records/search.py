@@ -37,7 +37,6 @@ class Hit:
     scores: StageScores = StageScores()
     also_sources: tuple[str, ...] = ()
     matched_terms: tuple[str, ...] = ()
-    named_by: tuple[str, ...] = ()  # the question's words that name its source, when the question spells it out
     context_before: str = ""
     context_after: str = ""
     base: str = "default"  # the knowledge base it was found in

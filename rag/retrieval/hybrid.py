@@ -10,29 +10,20 @@ import math
 import re
 import threading
 import time
-import unicodedata
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from rag.errors import EmptyIndexError, IndexError_
-from rag.index.keyword_index import KeywordIndex
+from rag.index.keyword_index import KeywordIndex, KeywordScores
 from rag.index.writer import Index
 from rag.ingest.metadata import detect_language
 from rag.ingest.tokenization import search_terms
 from rag.records import Chunk, Hit, SearchFilters, StageScores
 from rag.retrieval.filters import MetadataCache, chroma_where
 from rag.retrieval.fusion import Fused, adaptive_weight, apply_rerank_thresholds, fuse_convex, fuse_rrf
-from rag.retrieval.inside_named import InsideNamed
-from rag.retrieval.named_sources import (
-    NAME_BOOST,
-    SPELLED_OUT_SHARE,
-    SourceNames,
-    dated_names,
-    designations,
-    without_names,
-)
+from rag.retrieval.named_sources import NAME_BOOST, SourceNames, dated_names, designations
 from rag.retrieval.reranker import Reranker, load_reranker
 from rag.settings import Settings
 
@@ -127,43 +118,29 @@ class HybridRetriever:
 
         t0 = time.perf_counter()
         query_tokens = search_terms(self._index.tokenizer.tokenize(query))
-        named: dict[str, float] = {}
-        inside = None
-        if weight > 0.0 and filters is None:
-            named_by = [*query_tokens, *designations(query), *dated_names(query)]
-            catalog = self._index.catalog
-            naming = self._source_names.naming(keyword.version, catalog.sources, named_by, catalog.titles)
-            named = {source: share for source, (share, _words) in naming.items()}
-            inside = self._inside_named(query, naming, keyword)
         keyword_scores = keyword.score(query_tokens, allowed=mask) if weight < 1.0 else None
         keyword_hits = keyword_scores.top(candidate_k) if keyword_scores is not None else []
-        bm25_of: Callable[[Sequence[str]], dict[str, float]] | None = None
-        if keyword_scores is not None:
-            bm25_of = keyword_scores.of
-        if inside is not None and keyword_scores is not None:
-            inside_scores = inside.keyword_scores(keyword)
-            keyword_hits = inside.keyword_hits(keyword_hits, inside_scores, candidate_k)
-            bm25_of = inside.bm25_of(keyword_scores, inside_scores)
         t1 = time.perf_counter()
         dense_hits: list[tuple[str, float]] = []
+        named: dict[str, float] = {}
         vector = None
         embed_ms = dense_ms = 0.0
         if weight > 0.0:
             self._index.check_model(self._index.embedder)  # query vectors from another embedding would not match
-            vectors = self._index.embedder.embed_queries([query, inside.asked] if inside else [query])
-            vector, asked_vector = vectors[0], vectors[-1]
+            vector = self._index.embedder.embed_queries([query])[0]
             t2 = time.perf_counter()
             dense_hits = self._dense(vector, candidate_k, filters, mask, keyword)
-            dense_hits = self._with_named_sources(vector, asked_vector, dense_hits, named, inside)
-            if inside is not None:
-                others = [cid for cid, _ in keyword_hits]
-                dense_hits = inside.dense_hits(dense_hits, others, asked_vector, self._index.vectors.embeddings_of)
+            if filters is None:
+                named_by = [*query_tokens, *designations(query), *dated_names(query)]
+                catalog = self._index.catalog
+                named = self._source_names.named(keyword.version, catalog.sources, named_by, catalog.titles)
+                dense_hits = self._with_named_sources(vector, dense_hits, named)
             embed_ms, dense_ms = (t2 - t1) * 1e3, (time.perf_counter() - t2) * 1e3
         t3 = time.perf_counter()
         weight = adaptive_weight(weight, query_tokens, keyword_hits)
         chunks = self._index.manifest.chunks_by_id(list(dict.fromkeys(cid for cid, _ in [*dense_hits, *keyword_hits])))
         unjudged = _other_language(query, dense_hits, chunks)
-        fused = self._fuse(weight, vector, dense_hits, keyword_hits, bm25_of, unjudged)
+        fused = self._fuse(weight, vector, dense_hits, keyword_hits, keyword_scores, unjudged)
         fused = [f for f in fused if f.chunk_id in chunks]  # readers trust only committed manifest rows
         fused = _boost_entities(query, fused, chunks, s.entity_patterns)
         fused = _boost_named_sources(fused, chunks, named)
@@ -175,8 +152,6 @@ class HybridRetriever:
             replace(h, scores=replace(h.scores, final_rank=i), matched_terms=_matched(query_tokens, stored_tokens, h))
             for i, h in enumerate(hits, 1)
         ]
-        if inside is not None:
-            hits = [replace(h, named_by=inside.sources.get(h.chunk.source, ())) for h in hits]
         if contextual:
             hits = [self._with_context(h) for h in hits]
         self._times.value = StageTimes(embed_ms, dense_ms, (t1 - t0) * 1e3, (t4 - t3) * 1e3, rerank_ms)
@@ -205,45 +180,18 @@ class HybridRetriever:
         found = self._index.vectors.query(vector, k, where=chroma_where(filters))
         return [(cid, score) for cid, score in found if passes(cid)]  # entity lists Chroma cannot express
 
-    def _inside_named(
-        self, query: str, naming: dict[str, tuple[float, frozenset[str]]], keyword: KeywordIndex
-    ) -> InsideNamed | None:
-        """The sources ``query`` spells out (``SPELLED_OUT_SHARE``) and what it asks of them; None when it spells out
-        none, or when without their names it is the same question or asks nothing a search can use."""
-        spelled_out = {source: words for source, (share, words) in naming.items() if share >= SPELLED_OUT_SHARE}
-        if not spelled_out:
-            return None
-        tokenize = self._index.tokenizer.tokenize
-        asked = without_names(query, frozenset().union(*spelled_out.values()), tokenize)
-        asked_tokens = search_terms(tokenize(asked))
-        if asked == unicodedata.normalize("NFKC", query).strip() or not asked_tokens:
-            return None
-        table = self._metadata.table(keyword.version, keyword.ids)
-        held = table.mask(SearchFilters(sources=tuple(spelled_out)))
-        if held is None:
-            return None
-        names = {source: tuple(sorted(words)) for source, words in spelled_out.items()}
-        return InsideNamed(names, asked, tuple(asked_tokens), held, keyword.rows())
-
     def _with_named_sources(
-        self,
-        vector: np.ndarray,
-        asked_vector: np.ndarray,
-        dense_hits: list[tuple[str, float]],
-        named: dict[str, float],
-        inside: InsideNamed | None,
+        self, vector: np.ndarray, dense_hits: list[tuple[str, float]], named: dict[str, float]
     ) -> list[tuple[str, float]]:
-        """``dense_hits`` with the nearest chunks inside each source the question names (a few each), best first;
-        a source it spells out is searched by ``asked_vector``, what it asks of it."""
+        """``dense_hits`` with the nearest chunks inside each source the question names (a few each), best first."""
         found = dict(dense_hits)
         for source in sorted(named, key=lambda src: -named[src])[:NAMED_SOURCES_SEARCHED]:
-            searched_by = asked_vector if inside is not None and source in inside.sources else vector
             try:
-                inside_hits = self._index.vectors.query(searched_by, NAMED_SOURCE_K, where={"source": source})
+                inside = self._index.vectors.query(vector, NAMED_SOURCE_K, where={"source": source})
             except IndexError_ as err:  # a busy store: the named source's passages are lifted if found anyway
                 log.warning("Searching inside %s skipped: %s", source, err)
                 continue
-            for cid, score in inside_hits:
+            for cid, score in inside:
                 found.setdefault(cid, score)
         return sorted(found.items(), key=lambda item: -item[1])
 
@@ -253,7 +201,7 @@ class HybridRetriever:
         vector: np.ndarray | None,
         dense_hits: list[tuple[str, float]],
         keyword_hits: list[tuple[str, float]],
-        bm25_of: Callable[[Sequence[str]], dict[str, float]] | None,
+        keyword_scores: KeywordScores | None,
         dense_only: Collection[str] = (),
     ) -> list[Fused]:
         """Fuse as configured; convex fusion first gives every candidate the score of the retriever that missed it
@@ -266,7 +214,7 @@ class HybridRetriever:
             returned = {cid for cid, _ in dense_hits}
             stored = self._index.vectors.embeddings_of([cid for cid, _ in keyword_hits if cid not in returned])
             cosines = {cid: float(embedding @ vector) for cid, embedding in stored.items()}
-        bm25 = bm25_of([cid for cid, _ in dense_hits]) if bm25_of is not None else None
+        bm25 = keyword_scores.of([cid for cid, _ in dense_hits]) if keyword_scores is not None else None
         return fuse_convex(
             dense_hits,
             keyword_hits,

@@ -17,7 +17,7 @@ import re
 import threading
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
 from rag.ingest.tokenization import search_terms
@@ -30,11 +30,6 @@ so one brand word weighs much in them: at ``NAMED_SHARE`` "OpenChain" alone name
 titles ("OpenChain業界調査結果", "OpenChain仕様書詳細解説") and "mTower" its description, and the golden set's
 nDCG@10 fell from 0.848 to 0.833; three quarters asks for the title about whole ("2023年のOpenChain業界調査" covers
 0.81 of the first)."""
-SPELLED_OUT_SHARE = 0.75
-"""The share of a name from which a question spells the source out: searched inside, it is searched by what the
-question asks of it, without its name (``without_names``). A source named in part is named by words the question
-asks about as well: "Can I delete the full license text from an OSS source file …" names the FAQ on OSS licences
-(0.45), and without "license" and "OSS" it asks about nothing."""
 NAME_BOOST = 1.0
 """Added to a named source's candidates' fused score (times the share named); fused scores lie in [0, 1], so a file
 the question names in full comes first. On the realdocs golden set (59 questions with an answer, 17 files; hybrid
@@ -57,9 +52,6 @@ _DATES = (
 _DAY = re.compile(r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
 """A day as a file's name writes it (``20180613``): a question that gives it names the file in full."""
 _CUT = re.compile(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])")
-_LATIN_WORD = re.compile(r"[A-Za-z0-9]+")
-_NAME_JOIN = re.compile(r"[\s\-‐–—・/「」『』()\"'“”]*(?:年?の)?[\s\-‐–—・/「」『』()\"'“”]*")
-"""What stands between two words of one name: spaces, hyphens, quotes, brackets, の (年の after a year)."""
 _TOO_SHORT = re.compile(r"[A-Za-z]{1,2}|\d{1,2}")  # "v2", "report_3": words a question uses for other reasons
 
 
@@ -93,32 +85,17 @@ class SourceNames:
             query_tokens: the question's BM25 tokens.
             titles: each source's document title, where it has one (called only when the version changed).
         """
-        naming = self.naming(version, sources, query_tokens, titles)
-        return {source: share for source, (share, _words) in naming.items()}
-
-    def naming(
-        self,
-        version: str,
-        sources: Callable[[], Sequence[str]],
-        query_tokens: Sequence[str],
-        titles: Callable[[], dict[str, str]] = dict,
-    ) -> dict[str, tuple[float, frozenset[str]]]:
-        """``named``, each source with the words of ``query_tokens`` that name it as well (its file's name words the
-        question uses, and its title's when the title counted)."""
         weights = self._weights_for(version, sources, titles)
         asked = set(query_tokens)
         named = {}
         for source, (by_name, *by_title) in weights.items():
             share = _share(by_name, asked)
-            words = asked.intersection(by_name)
-            titled = max((_share(title, asked) for title in by_title), default=0.0)
-            if titled >= TITLE_SHARE:
-                share = max(share, titled)
-                words.update(word for title in by_title for word in title if word in asked)
-            if any(_DAY.fullmatch(word) for word in words):
+            titled = max((_share(words, asked) for words in by_title), default=0.0)
+            share = max(share, titled if titled >= TITLE_SHARE else 0.0)
+            if any(_DAY.fullmatch(word) for word in by_name if word in asked):
                 share = 1.0  # the day a file's name gives: "the 2018年6月13日 meeting" is its minutes
             if share >= NAMED_SHARE:
-                named[source] = (share, frozenset(words))
+                named[source] = share
         return named
 
     def _weights_for(
@@ -149,10 +126,12 @@ class SourceNames:
 
 
 def _weighted(words: dict[str, set[str]], n: int) -> dict[str, dict[str, float]]:
-    """Each source's words weighted by how few of the ``n`` sources' names of this kind use them (one in all weighs
-    nothing, but is still a word of the name, which ``without_names`` takes out with the rest of it)."""
+    """Each source's words weighted by how few of the ``n`` sources' names of this kind use them (none in all)."""
     used_by = Counter(word for found in words.values() for word in found)
-    return {source: {word: math.log(n / used_by[word]) for word in found} for source, found in words.items()}
+    return {
+        source: {word: math.log(n / used_by[word]) for word in found if used_by[word] < n}
+        for source, found in words.items()
+    }
 
 
 def _share(words: dict[str, float], asked: set[str]) -> float:
@@ -171,55 +150,10 @@ def designations(query: str) -> list[str]:
     """The words a file's name would write for the designations in ``query``: "H.R. 815" is ``hr815`` and ``hr``
     (a file is named ``bill_hr815.pdf``, not ``bill_h.r._815.pdf``), "RFC 7231" is ``rfc7231`` and ``rfc``."""
     words: list[str] = []
-    for match in _DESIGNATION.finditer(query):
-        words.extend((_designation_word(match), match[1].replace(".", "").lower()))
+    for letters, number in _DESIGNATION.findall(query):
+        letters = letters.replace(".", "").lower()
+        words.extend((letters + number, letters))
     return words
-
-
-def without_names(query: str, naming: Collection[str], tokenize: Callable[[str], list[str]]) -> str:
-    """``query`` without the name it gives its sources (``SourceNames.naming``): what it asks of them.
-
-    Inside a source the question names, its name says nothing about which passage answers, yet it weighs in the
-    question's embedding: "In the 2023 OpenChain industry survey, what share of respondents said their company is
-    publicly listed?" sat closest to the survey's title page, and the page "あなたの組織(会社) は上場していますか
-    … 45.9%" was 19th of the survey's 53 pages; "what share of respondents said their company is publicly
-    listed?" puts it first.
-
-    A name is a phrase: name words next to each other (``_NAME_JOIN`` between them) go together, and a lone name
-    word only when it is the question's one name ("on the LinnSequencer", "H.R. 815", a day). A name word the
-    question also uses on its own is what it asks about: "Which rule ID in the Digital Agency machine-readability
-    rules …" keeps "rule ID". Name words are days and designations whose file-name word names a source, words in
-    Latin letters all of whose search terms do, and other words (Japanese ones) where the text writes them as such.
-    """
-    text = unicodedata.normalize("NFKC", query)
-    spans = [m.span() for pattern in _DATES for m in pattern.finditer(text) if _day_word(m) in naming]
-    spans += [m.span() for m in _DESIGNATION.finditer(text) if _designation_word(m) in naming]
-    spans += [m.span() for m in _LATIN_WORD.finditer(text) if _names_alone(m[0], naming, tokenize)]
-    for word in (w for w in naming if not w.isascii()):
-        spans += [(m.start(), m.end()) for m in re.finditer(re.escape(word), text)]
-    runs: list[list[tuple[int, int]]] = []
-    for start, end in sorted(spans):
-        if runs and (start <= runs[-1][-1][1] or _NAME_JOIN.fullmatch(text[runs[-1][-1][1] : start])):
-            last = runs[-1][-1]
-            runs[-1][-1:] = [last, (start, end)] if start >= last[1] else [(last[0], max(last[1], end))]
-        else:
-            runs.append([(start, end)])
-    # a run of single Japanese characters ("書", "案") is no name by itself
-    runs = [run for run in runs if any(end - start > 1 for start, end in run)]
-    cut = [(run[0][0], run[-1][1]) for run in runs if len(run) > 1 or len(runs) == 1]
-    for start, end in reversed(cut):
-        text = text[:start] + " " + text[end:]
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def _names_alone(word: str, naming: Collection[str], tokenize: Callable[[str], list[str]]) -> bool:
-    """Whether every search term of a word in Latin letters is a name word (a file name in lower case gives
-    "openchain" alone; the question's "OpenChain" is "open" and "chain" too)."""
-    for form in dict.fromkeys((word, word.lower())):
-        terms = search_terms(tokenize(form))
-        if terms and set(terms) <= set(naming):
-            return True
-    return False
 
 
 def dated_names(query: str) -> list[str]:
@@ -227,18 +161,12 @@ def dated_names(query: str) -> list[str]:
     2018" and "13 June 2018" are all ``20180613``, as minutes are named (``ja_openchain_jwg_minutes_20180613.pdf``).
     A question dates a meeting or a report by its day far more often than it repeats its file's name."""
     text = unicodedata.normalize("NFKC", query)
-    words = [_day_word(match) for pattern in _DATES for match in pattern.finditer(text)]
-    return list(dict.fromkeys(word for word in words if word))
-
-
-def _day_word(match: re.Match[str]) -> str:
-    """The file-name word of a day one of ``_DATES`` matched (``20180613``), or "" for no real day."""
-    named_month = match.groupdict().get("mon")
-    month = _MONTHS.index(named_month.lower()) + 1 if named_month else int(match["m"])
-    year, day = int(match["y"]), int(match["d"])
-    return f"{year:04d}{month:02d}{day:02d}" if 1 <= month <= 12 and 1 <= day <= 31 else ""
-
-
-def _designation_word(match: re.Match[str]) -> str:
-    letters, number = match.groups()
-    return letters.replace(".", "").lower() + number
+    words: list[str] = []
+    for pattern in _DATES:
+        for match in pattern.finditer(text):
+            named_month = match.groupdict().get("mon")
+            month = _MONTHS.index(named_month.lower()) + 1 if named_month else int(match["m"])
+            year, day = int(match["y"]), int(match["d"])
+            if 1 <= month <= 12 and 1 <= day <= 31:
+                words.append(f"{year:04d}{month:02d}{day:02d}")
+    return list(dict.fromkeys(words))
