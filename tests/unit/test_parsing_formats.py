@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from docmaker import API_TABLE, JA_PARAGRAPHS, make_csv, make_docx, make_html, make_json, make_jsonl, make_xlsx
+from test_claims import REALDOCS, needs_realdocs
 
 from rag.errors import DocumentReadError
 from rag.ingest.chunking import chunk_document
@@ -77,6 +78,31 @@ def test_html_drops_scripts_and_nav_keeps_sections_and_tables(tmp_path: Path) ->
     table = next(c for c in chunks if c.chunk_type == "table")
     assert table.section == "関数" and table.text == "| 関数名 | 説明 |\n| --- | --- |\n| TEE_Free | 解放する |"
     assert next(c for c in chunks if "最初の項目" in c.text).text == "最初の項目です\n\n二番目の項目です"
+
+
+def test_html_keeps_the_notes_of_its_text_and_drops_the_sidebar_of_the_page(tmp_path: Path) -> None:
+    """A W3C draft writes its notes as ``<aside class="note">``: "ぶら下げ組は，岩波書店で採用されたのが最初であり…"
+    was in none of the guide's chunks, and asked who devised hanging punctuation, no passage could say."""
+    body = """
+    <main><section><h2>行の調整処理</h2>
+      <p>行の調整処理は、字間を詰めるか空けるかで行う。</p>
+      <aside class="note" title="ぶら下げ組"><p>なお、ぶら下げ組は、岩波書店で採用されたのが最初である。</p></aside>
+    </section></main>
+    <aside><p>関連リンク: 他の仕様書を読む</p></aside>
+    """
+    doc, chunks = _chunks(make_html(tmp_path / "draft.html", body))
+    text = "\n".join(b.text for b in doc.blocks)
+
+    assert "なお、ぶら下げ組は、岩波書店で採用されたのが最初である。" in text
+    assert next(c for c in chunks if "岩波書店" in c.text).section == "行の調整処理"
+    assert "関連リンク" not in text
+
+
+@needs_realdocs
+def test_the_line_composition_guide_s_notes_are_read() -> None:
+    doc = parse_file(REALDOCS / "ja_w3c_jlreq_line_composition.html", SETTINGS)
+
+    assert "ぶら下げ組は,岩波書店で採用されたのが最初であり" in "\n".join(b.text for b in doc.blocks)
 
 
 def test_html_in_shift_jis(tmp_path: Path) -> None:

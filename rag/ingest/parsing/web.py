@@ -12,10 +12,13 @@ from rag.ingest.parsing.tabular import render_markdown_table
 from rag.ingest.text_cleanup import CJK_CLASS, normalize_text
 from rag.records import Block, ParsedDocument
 
-_DROP = frozenset({"script", "style", "nav", "noscript", "template", "svg", "iframe", "head", "footer", "aside",
+_DROP = frozenset({"script", "style", "nav", "noscript", "template", "svg", "iframe", "head", "footer",
                    "form", "button", "select", "canvas", "object"})  # fmt: skip
+_CONTENT = ("main", "article", "section")
+"""Where an ``<aside>`` is part of the text: a note, an example or a warning of a specification or an article
+(W3C drafts write their notes as ``<aside class="note">``). Beside them, an aside is the site's sidebar."""
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-_BLOCKS = frozenset({"p", "div", "section", "article", "main", "header", "li", "ul", "ol", "dl", "dt", "dd",
+_BLOCKS = frozenset({"p", "div", "section", "article", "main", "header", "aside", "li", "ul", "ol", "dl", "dt", "dd",
                      "blockquote", "figure", "figcaption", "address", "hr", "body", "details", "summary"})  # fmt: skip
 _DATE_META = ("article:published_time", "date", "dc.date", "dcterms.created", "og:updated_time", "last-modified")
 _CJK_GAP = re.compile(f"(?<=[{CJK_CLASS}]) (?=[{CJK_CLASS}])")
@@ -49,6 +52,8 @@ class _Walker:
         name = tag.name
         if name in _DROP or tag.get("hidden") is not None or tag.get("aria-hidden") == "true":
             return
+        if name == "aside" and tag.find_parent(_CONTENT) is None:
+            return  # a sidebar of the page, not a note of its text
         if name in _HEADINGS:
             self.flush()
             text = normalize_text(_CJK_GAP.sub("", _WS.sub(" ", tag.get_text(" "))))
