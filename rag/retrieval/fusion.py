@@ -80,8 +80,10 @@ def fuse_convex(
         k: the RRF constant, for the ``rrf`` score each candidate also carries.
         dense_extra: cosines of keyword candidates missing from ``dense``.
         keyword_extra: BM25 scores of dense candidates missing from ``keyword``.
-        dense_only: candidates keyword search cannot judge (written in another language than the query, no word
-            shared with it): scored by the dense part alone, not pulled down by a BM25 zero that means nothing.
+        dense_only: candidates keyword search cannot judge (written in another language than the query): scored
+            by the dense part alone, not pulled down by a BM25 zero that means nothing, nor by the weak match of the
+            one word they share with it (文節 of "who first used the term bunsetsu (文節)?"), which put a section
+            below those that share none; a strong match still counts.
 
     Returns:
         Every candidate of either list, best combined score first (ties: better best rank first).
@@ -99,8 +101,8 @@ def fuse_convex(
     for i, f in enumerate(fused):
         dense_part = (f.dense_score - low) / span if f.dense_score is not None else 0.0
         bm25_part = (f.bm25_score or 0.0) / top_bm25
-        if f.chunk_id in dense_only and not bm25_part:
-            bm25_part = dense_part
+        if f.chunk_id in dense_only:
+            bm25_part = max(bm25_part, dense_part)
         fused[i] = replace(f, score=semantic_weight * dense_part + (1.0 - semantic_weight) * bm25_part)
     fused.sort(key=lambda f: (-f.score, _best_rank(f)))
     return fused

@@ -47,3 +47,17 @@ def test_convex_scores_a_one_sided_candidate_with_the_other_retrievers_score_whe
     z = next(f for f in filled if f.chunk_id == "z")
     assert z.dense_score == 0.85 and z.dense_rank is None  # the score is shown, the rank stays "not returned"
     assert z.score == pytest.approx(0.5 * (0.85 - 0.5) / 0.4 + 0.5 * 1.0)
+
+
+def test_a_word_shared_with_the_question_never_sinks_a_passage_in_the_other_language() -> None:
+    """Asked in English who first used the term bunsetsu (文節), the Japanese section defining 文節 shares that one
+    word with the question: its weak keyword match (4.35 against the best 40) counted against it, while Japanese
+    sections sharing no word are judged by meaning alone, and it fell below sections its cosine is level with."""
+    dense = [("notes", 0.80), ("bunsetsu", 0.80), ("margins", 0.78), ("english", 0.70)]
+    keyword = [("english", 40.0), ("bunsetsu", 4.35)]
+    japanese = {"notes", "bunsetsu", "margins"}  # keyword search cannot judge them: no other word in common
+
+    fused = {f.chunk_id: f for f in fuse_convex(dense, keyword, semantic_weight=0.5, k=20, dense_only=japanese)}
+
+    assert fused["bunsetsu"].score == pytest.approx(fused["notes"].score)
+    assert fused["bunsetsu"].score > fused["margins"].score
