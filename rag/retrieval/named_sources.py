@@ -40,7 +40,7 @@ not name."""
 _DESIGNATION = re.compile(r"(?<![A-Za-z0-9])([A-Z](?:\.?[A-Z])+)\.?[\s\-]*(\d{2,})(?![0-9])")
 """Capitals then a number, as documents are designated: "H.R. 815", "RFC 7231", "ISO-9001" (not "June 13")."""
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_MONTH_NAME = r"(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_MONTH_NAME = rf"(?P<mon>{'|'.join(_MONTHS)})[a-z]*\.?"
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _DATES = (
     re.compile(r"(?<!\d)(?P<y>\d{4})\s*年\s*(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*日"),  # 2018年6月13日

@@ -4,6 +4,8 @@ wrong yes or no."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from test_claims import chunk_with, embedding_relevance, needs_realdocs
 
 from rag.answers.citations import Passage
@@ -404,7 +406,12 @@ def test_an_answer_that_hands_the_question_back_is_not_verified() -> None:
 
 def refusal_reason(claim: str, question: str, chunk: Chunk) -> str:
     """Why ``claim``, citing ``chunk`` alone, is refused: the answer's one claim is unsupported, the answer replaced."""
-    checked = check_answer(claim, question, [Passage(1, chunk, chunk.text)])
+    return refusal_reason_among(claim, question, [Passage(1, chunk, chunk.text)])
+
+
+def refusal_reason_among(claim: str, question: str, passages: Sequence[Passage]) -> str:
+    """Why ``claim``, written from ``passages``, is refused: its one claim is unsupported, the answer replaced."""
+    checked = check_answer(claim, question, passages)
     assert checked.main_claim_failed and [c.status for c in checked.claims] == ["unsupported"], checked.claims
     return checked.claims[0].reason
 
@@ -444,14 +451,13 @@ def test_a_claim_about_a_named_part_of_a_document_rests_on_text_of_that_part() -
         "Under H.R. 815's Protecting Americans' Data from Foreign Adversaries Act, what is the maximum civil penalty "
         "in dollars per violation for a data broker that sells Americans' sensitive data to a foreign adversary?"
     )
-    borrowed = check_answer(
+    borrowed = refusal_reason_among(
         "Under H.R. 815's Protecting Americans' Data from Foreign Adversaries Act, the maximum civil penalty for a "
         "data broker is $500 multiplied by the number of users affected by such violation [2].",
         question,
         passages,
     )
-    assert borrowed.main_claim_failed and [c.status for c in borrowed.claims] == ["unsupported"]
-    assert "Protecting Americans' Data" in borrowed.claims[0].reason
+    assert "Protecting Americans' Data" in borrowed
     # the act's own text stands for it
     prohibited = check_answer(
         "Under the Protecting Americans' Data from Foreign Adversaries Act, it is unlawful for a data broker to sell "
@@ -488,13 +494,12 @@ def test_a_claim_about_the_command_asked_rests_on_text_that_names_it() -> None:
     assert "expandableinput" not in history.text
     passages = [Passage(1, own, own.text), Passage(2, history, history.text)]
     question = "According to the LaTeX for authors guide, in which LaTeX release (date) was \\expandableinput added?"
-    dated = check_answer(
+    dated = refusal_reason_among(
         "According to the LaTeX for authors guide, \\expandableinput was added to the kernel in 1994 [2].",
         question,
         passages,
     )
-    assert dated.main_claim_failed and [c.status for c in dated.claims] == ["unsupported"]
-    assert "expandableinput" in dated.claims[0].reason
+    assert "expandableinput" in dated
     # the command's own passage stands for what it says of it
     checked = check_answer(
         "\\expandableinput skips recording the file name and does not apply any file hooks [1].",
