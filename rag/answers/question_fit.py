@@ -21,8 +21,8 @@ from rag.answers.faithfulness import (
     token_words,
 )
 from rag.answers.loanwords import heard_in
-from rag.answers.polarity import word_stem
-from rag.answers.prompts import detect_language
+from rag.answers.polarity import predicate_words, word_stem
+from rag.answers.prompts import detect_language, script_language
 from rag.answers.replies import GENERIC_PREDICATES, asked_verb, says_word, stance
 from rag.answers.worked_figures import asks_count
 
@@ -38,9 +38,10 @@ _KANJI = re.compile("[\u3400-\u9fff々]")
 _KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
 _NONE = re.compile(r"\b(?:no|none|nobody|zero|neither)\b|ゼロ|いない|いません|ない|ません|なし|無し", re.IGNORECASE)
 """Words by which an answer says there are none: a count too."""
-_ONE = re.compile(r"\bone\b(?!\s+of\b)|\ba single\b", re.IGNORECASE)
+_ONE = re.compile(r"\bone\b(?!\s+(?:of|or|and|by|another)\b)|\ba single\b", re.IGNORECASE)
 """Words by which an answer says there is one ("Only one Toshiba employee attended"), which the facts do not read as
-a number ("one" is as often a pronoun); "one of" picks, it does not count."""
+a number ("one" is as often a pronoun); "one of" picks, and "one or all", "one by one" say how, not how many: "One or
+all tracks may be TRANSPOSED" answered how many notes a LinnSequencer disk holds."""
 NO_COUNT_REASON = "the question asks how many, and the answer gives no number"
 
 
@@ -62,6 +63,11 @@ def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck], *, move
     by "…両方のライセンス条件が適用される旨を記載していることもあります": the evidence speaks of both licences, not of
     having to keep (守) both. The rule ``check_reply`` applies to a bare yes or no, for a claim that restates.
 
+    Japanese questions that ask of what someone did ("岩波書店がぶら下げ組を最初に採用したのは何年ですか",
+    ``cleft_verb``): "岩波書店がぶら下げ組を最初に採用したのは1976年の第22刷です" was verified by "橋本進吉著"国語法
+    研究"(岩波書店,1947年,参照したものは1976年の第22刷)", which holds the publisher, the year and 最初 (of the term
+    文節 that 橋本進吉 first used), and adopts nothing.
+
     English questions that put a verb after their subject ("Can the President extend…"), for a claim ``moved`` to a
     passage the model did not cite: "The President can extend the date the TikTok app ban applies by 180 days" was
     moved to a clause that imposes sanctions 180 days after enactment; it shares the president, the date and the days,
@@ -75,12 +81,35 @@ def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck], *, move
         said = _says_english_word
         # evidence in Japanese ("日時: 2018 年6 月13 日13:30-17:00") says no English verb, yet answers "finish"
         checks = [check for check in checks if detect_language(check.evidence) == "en"]
+    elif is_yes_no_question(question):
+        verb, said = asked_verb(question), says_word
     else:
-        verb = asked_verb(question) if is_yes_no_question(question) else ""
-        said = says_word
+        verb, said = cleft_verb(question), says_word
+        # an English page cannot say a Japanese verb: across languages facts and meaning tie a claim
+        checks = [check for check in checks if script_language(check.evidence) == "ja"]
     if not verb or not said(claim, verb) or not checks:
         return ""
     return "" if any(said(check.evidence, verb) for check in checks) else verb
+
+
+_JA_CLEFT = re.compile(r"^(.+?)(?:の|ん)(?:は|が)\s*(?:何|なん|いつ|誰|だれ|どこ|どちら|どの|どれ|いく[つら]|幾)")
+"""A Japanese question asking of what someone did: "…を最初に採用したのは何年", "…に出席したのは誰"."""
+_COMPOUND_VERB = re.compile(r"[\u3400-\u9fff々]{2,}|[\u30a1-\u30fa\u30fc]{2,}")
+"""A verb written as a kanji compound or a katakana word (採用, 開催, 署名; インストール): what is said of it keeps
+it when it is said as a noun ("開催日", "署名者"). A verb of one kanji does not ("書いた" of "著者: …")."""
+
+
+def cleft_verb(question: str) -> str:
+    """What a Japanese question asks of its subject when it asks who, when, where or how many did something
+    ("…採用したのは何年ですか" asks of 採用): the last word of the clause before のは, when written as a kanji
+    compound or in katakana; "" otherwise, and when that word says nothing by itself ("…に必要なのは何ですか")."""
+    found = _JA_CLEFT.search(plain_text(question))
+    if not found:
+        return ""
+    words = predicate_words(found.group(1), 1)
+    if not words or content_tokens(words[0]) <= GENERIC_PREDICATES:
+        return ""
+    return words[0] if _COMPOUND_VERB.fullmatch(words[0]) else ""
 
 
 _EN_ASKED_VERB = re.compile(

@@ -170,7 +170,7 @@ def check_reply(
 
 
 _AMBIGUOUS = "a bare yes or no to a question asked in the negative is ambiguous"
-NO_VERB_REASON = "the cited text is about what the question asks of, but does not say whether it may or does 「{}」"
+NO_VERB_REASON = "the cited text is about what the question asks of, but does not say 「{}」 of it"
 
 
 def says_word(text: str, word: str) -> bool:

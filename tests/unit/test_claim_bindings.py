@@ -725,6 +725,19 @@ def test_a_true_sentence_that_gives_no_count_does_not_answer_how_many() -> None:
 
 
 @needs_realdocs
+def test_one_or_all_says_how_not_how_many() -> None:
+    """Asked how many notes a LinnSequencer disk holds, "One or all tracks may be TRANSPOSED" copied from the brochure
+    was shown as the answer: its "One" was read as a count."""
+    brochure = chunk_with("en_scan_linn_sequencer_brochure.pdf", "110,000 notes per disk", "TRANSPOSED")
+    question = "How many notes can one of the LinnSequencer's floppy disks hold?"
+    passages = [Passage(1, brochure, brochure.text)]
+    checked = check_answer("One or all tracks may be TRANSPOSED at the touch of a key [1].", question, passages)
+    assert checked.main_claim_failed and checked.claims[0].reason == NO_COUNT_REASON
+    counted = check_answer("A disk holds over 110,000 notes [1].", question, passages)
+    assert not counted.main_claim_failed
+
+
+@needs_realdocs
 def test_a_number_given_in_the_questions_setting_but_not_for_what_it_asks_is_not_verified() -> None:
     """Asked how long one has to file a constitutional challenge to a seizure of Russian sovereign assets, the model
     said 30 days (the bill says 60). The notice section shares the question's setting (action, Russian sovereign
@@ -1010,3 +1023,22 @@ def test_a_claim_restating_the_title_its_question_names_the_document_by_rests_on
         passages,
     )
     assert [c.status for c in unnamed.claims] == ["unsupported"]
+
+
+@needs_realdocs
+def test_a_japanese_answer_of_when_someone_did_something_rests_on_text_that_says_they_did_it() -> None:
+    """Asked in what year 岩波書店 first adopted hanging punctuation (the guide gives no year), the claim restating the
+    question with "1976年の第22刷" was verified on the 文節 section: "文節という用語は,橋本進吉が最初に使用した用語で
+    あり,橋本進吉著“国語法研究”(岩波書店,1947年,参照したものは1976年の第22刷)…" holds the publisher, 最初 and the
+    year, and adopts nothing."""
+    bunsetsu = chunk_with("ja_w3c_jlreq_line_composition.html", "橋本進吉が最初に使用した", "1976年の第22刷")
+    question = "簡便な行組版ルール（案）によると、岩波書店がぶら下げ組を最初に採用したのは何年のことですか？"
+    reason = refusal_reason("岩波書店がぶら下げ組を最初に採用したのは1976年の第22刷です[1]。", question, bunsetsu)
+    assert "採用" in reason
+    note = chunk_with("ja_w3c_jlreq_line_composition.html", "ぶら下げ組は,岩波書店で採用されたのが最初であり")
+    who = check_answer(
+        "ぶら下げ組を最初に採用したのは岩波書店です[1]。",
+        "簡便な行組版ルール（案）では、ぶら下げ組を最初に採用したのはどこですか？",
+        [Passage(1, note, note.text)],
+    )
+    assert [c.status for c in who.claims] == ["verified"]
