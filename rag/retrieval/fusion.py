@@ -64,6 +64,7 @@ def fuse_convex(
     dense_extra: Mapping[str, float] | None = None,
     keyword_extra: Mapping[str, float] | None = None,
     dense_only: Collection[str] = (),
+    quoted_in_their_script: bool = False,
 ) -> list[Fused]:
     """Convex combination of normalized scores: ``w * dense_norm + (1 - w) * bm25_norm``.
 
@@ -84,6 +85,9 @@ def fuse_convex(
             by the dense part alone, not pulled down by a BM25 zero that means nothing, nor by the weak match of the
             one word they share with it (文節 of "who first used the term bunsetsu (文節)?"), which put a section
             below those that share none; a strong match still counts.
+        quoted_in_their_script: the query writes words in the script of the ``dense_only`` candidates (文節 in an
+            English question): those words are all they can match, so their BM25 is measured against the best of
+            them, not against passages of the query's language that match its other words.
 
     Returns:
         Every candidate of either list, best combined score first (ties: better best rank first).
@@ -98,11 +102,13 @@ def fuse_convex(
     low, high = (min(cosines), max(cosines)) if cosines else (0.0, 1.0)
     span = (high - low) or 1.0
     top_bm25 = max((f.bm25_score for f in fused if f.bm25_score is not None), default=0.0) or 1.0
+    top_theirs = max((f.bm25_score or 0.0 for f in fused if f.chunk_id in dense_only), default=0.0) or 1.0
     for i, f in enumerate(fused):
         dense_part = (f.dense_score - low) / span if f.dense_score is not None else 0.0
         bm25_part = (f.bm25_score or 0.0) / top_bm25
         if f.chunk_id in dense_only:
-            bm25_part = max(bm25_part, dense_part)
+            own_scale = (f.bm25_score or 0.0) / top_theirs if quoted_in_their_script else 0.0
+            bm25_part = max(bm25_part, own_scale, dense_part)
         fused[i] = replace(f, score=semantic_weight * dense_part + (1.0 - semantic_weight) * bm25_part)
     fused.sort(key=lambda f: (-f.score, _best_rank(f)))
     return fused

@@ -140,7 +140,7 @@ class HybridRetriever:
         weight = adaptive_weight(weight, query_tokens, keyword_hits)
         chunks = self._index.manifest.chunks_by_id(list(dict.fromkeys(cid for cid, _ in [*dense_hits, *keyword_hits])))
         unjudged = _other_language(query, dense_hits, chunks)
-        fused = self._fuse(weight, vector, dense_hits, keyword_hits, keyword_scores, unjudged)
+        fused = self._fuse(weight, vector, dense_hits, keyword_hits, keyword_scores, unjudged, _quotes_japanese(query))
         fused = [f for f in fused if f.chunk_id in chunks]  # readers trust only committed manifest rows
         fused = _boost_entities(query, fused, chunks, s.entity_patterns)
         fused = _boost_named_sources(fused, chunks, named)
@@ -203,9 +203,11 @@ class HybridRetriever:
         keyword_hits: list[tuple[str, float]],
         keyword_scores: KeywordScores | None,
         dense_only: Collection[str] = (),
+        quoted_in_their_script: bool = False,
     ) -> list[Fused]:
         """Fuse as configured; convex fusion first gives every candidate the score of the retriever that missed it
-        (and judges ``dense_only`` candidates, which keyword search cannot, by their dense score alone)."""
+        (and judges ``dense_only`` candidates, which keyword search cannot, by their dense score alone, or by the
+        words the query writes in their script: ``fuse_convex``)."""
         s = self._settings
         if s.fusion != "convex":
             return fuse_rrf(dense_hits, keyword_hits, semantic_weight=weight, k=s.rrf_k)
@@ -223,6 +225,7 @@ class HybridRetriever:
             dense_extra=cosines,
             keyword_extra=bm25,
             dense_only=dense_only,
+            quoted_in_their_script=quoted_in_their_script,
         )
 
     def _finish(
@@ -266,6 +269,16 @@ def _other_language(query: str, dense_hits: list[tuple[str, float]], chunks: dic
     language = detect_language(query)
     other = {"en": "ja", "ja": "en"}.get(language)
     return {cid for cid, _ in dense_hits if (chunk := chunks.get(cid)) is not None and chunk.language == other}
+
+
+_JAPANESE_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def _quotes_japanese(query: str) -> bool:
+    """Whether an English query writes a word in Japanese script ("who first used the term bunsetsu (文節)?"): the
+    asker quotes the documents' own term. (Latin words in a Japanese query are ordinary Japanese writing: OSS,
+    OpenChain, API names.)"""
+    return detect_language(query) == "en" and bool(_JAPANESE_SCRIPT.search(query))
 
 
 def _matched(query_tokens: Sequence[str], stored: dict[str, frozenset[str]], hit: Hit) -> tuple[str, ...]:

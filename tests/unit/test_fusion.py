@@ -53,7 +53,7 @@ def test_a_word_shared_with_the_question_never_sinks_a_passage_in_the_other_lang
     """Asked in English who first used the term bunsetsu (文節), the Japanese section defining 文節 shares that one
     word with the question: its weak keyword match (4.35 against the best 40) counted against it, while Japanese
     sections sharing no word are judged by meaning alone, and it fell below sections its cosine is level with."""
-    dense = [("notes", 0.80), ("bunsetsu", 0.80), ("margins", 0.78), ("english", 0.70)]
+    dense = [("english", 0.85), ("notes", 0.80), ("bunsetsu", 0.80), ("margins", 0.78), ("legal", 0.70)]
     keyword = [("english", 40.0), ("bunsetsu", 4.35)]
     japanese = {"notes", "bunsetsu", "margins"}  # keyword search cannot judge them: no other word in common
 
@@ -61,3 +61,6 @@ def test_a_word_shared_with_the_question_never_sinks_a_passage_in_the_other_lang
 
     assert fused["bunsetsu"].score == pytest.approx(fused["notes"].score)
     assert fused["bunsetsu"].score > fused["margins"].score
+    # the question writes 文節 in their script: its match is the best a Japanese section can have, and counts
+    quoted = fuse_convex(dense, keyword, semantic_weight=0.5, k=20, dense_only=japanese, quoted_in_their_script=True)
+    assert [f.chunk_id for f in quoted].index("bunsetsu") < [f.chunk_id for f in quoted].index("notes")

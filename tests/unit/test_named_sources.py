@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_claims import REALDOCS, needs_realdocs
+
 from rag.retrieval.named_sources import NAMED_SHARE, SourceNames, dated_names, designations
 from rag.service import RagService
 from rag.settings import Settings
@@ -191,3 +193,29 @@ def test_a_question_naming_a_guide_and_a_meeting_reads_both(tmp_path: Path, mode
 
     assert {hit.chunk.source for hit in hits[:2]} == {"docs/scan_0412.pdf", "docs/wg_minutes_20180613.pdf"}
     assert "docs/wg_minutes_20180711.pdf" not in {hit.chunk.source for hit in hits[:2]}
+
+
+W3C_GUIDE = "ja_w3c_jlreq_line_composition.html"
+
+
+@needs_realdocs
+def test_an_english_question_quoting_a_japanese_term_finds_the_section_that_defines_it(
+    tmp_path: Path, models_dir: Path, e5_embedder
+) -> None:
+    """Asked "who first used the term bunsetsu (文節)?", the W3C guide's section defining 文節 came third, under two
+    sections its cosine is level with, and out of the answer's context: its one matching word weighed against
+    English pages matching the question's other words. 文節 is all a Japanese page can match."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / W3C_GUIDE).write_bytes((REALDOCS / W3C_GUIDE).read_bytes())
+    (docs / "en_style_notes.txt").write_text(
+        "The rules below were first used for the term list. Who used which term first is noted in the rules.",
+        encoding="utf-8",
+    )
+    service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=e5_embedder)
+    service.index_paths([docs])
+
+    question = "According to the simplified line composition rules, who first used the term bunsetsu (文節)?"
+    hits = service.search(question)
+
+    assert hits[0].chunk.text.startswith("文節とは") and "橋本進吉が最初に使用した" in hits[0].chunk.text
