@@ -85,13 +85,16 @@ def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck], *, move
         verb, said = asked_verb(question), says_word
     else:
         verb, said = cleft_verb(question), says_word
-        # an English page cannot say a Japanese verb: across languages facts and meaning tie a claim
-        checks = [check for check in checks if script_language(check.evidence) == "ja"]
+        # an English page cannot say a Japanese verb: across languages facts and meaning tie a claim; a field
+        # ("場所: トヨタ自動車 名古屋オフィス") names by its label what was done there
+        checks = [c for c in checks if script_language(c.evidence) == "ja" and not _FIELD.match(c.evidence)]
     if not verb or not said(claim, verb) or not checks:
         return ""
     return "" if any(said(check.evidence, verb) for check in checks) else verb
 
 
+_FIELD = re.compile(r"\s*[^\s:：]{1,12}\s*[:：]")
+"""A line that gives a value under its label ("日時: 2018 年6 月13 日", "氏名:渡邊 歩")."""
 _JA_CLEFT = re.compile(r"^(.+?)(?:の|ん)(?:は|が)\s*(?:何|なん|いつ|誰|だれ|どこ|どちら|どの|どれ|いく[つら]|幾)")
 """A Japanese question asking of what someone did: "…を最初に採用したのは何年", "…に出席したのは誰"."""
 _COMPOUND_VERB = re.compile(r"[\u3400-\u9fff々]{2,}|[\u30a1-\u30fa\u30fc]{2,}")

@@ -1042,3 +1042,11 @@ def test_a_japanese_answer_of_when_someone_did_something_rests_on_text_that_says
         [Passage(1, note, note.text)],
     )
     assert [c.status for c in who.claims] == ["verified"]
+    # a field names by its label what was done: "場所: トヨタ自動車 名古屋オフィス" is where the meeting was held
+    minutes = chunk_with("ja_openchain_jwg_minutes_20180613.pdf", "場所: トヨタ自動車")
+    held = check_answer(
+        "2018年6月13日のOpenChain Japan Working会合が開催されたのはトヨタ自動車 名古屋オフィスです[1]。",
+        "2018年6月13日のOpenChain Japan Working会合が開催されたのはどこですか？",
+        [Passage(1, minutes, minutes.text)],
+    )
+    assert [c.status for c in held.claims] == ["verified"]
