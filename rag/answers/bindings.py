@@ -245,6 +245,34 @@ def _in_parallel_row(fact: Fact, sentence: str) -> bool:
     return bool(rows) and all(rows)
 
 
+_SENTENCE_END = re.compile(r"[。．!?！？]|\.(?:\s|$)")
+_CELL_SHAPE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff々]{2}|[A-Za-z]{3,}")
+
+
+def row_without_its_subject(premised: Sequence[Fact], reading: str, evidence: str) -> Fact | None:
+    """A premise the claim speaks of ("DtoU") that the evidence names only in another line, when the line the claim
+    rests on is a row of parallel cells read out of a PDF table without its columns; None otherwise.
+
+    pTeX's table of directions reads "横組縦組DtoU 方向縦数式ディレクション" over "字送り方向水平右向き(→)垂直下向き(↓)
+    垂直上向き(↑)垂直下向き(↓)": the row gives four directions, and only their order tells which is DtoU's. "DtoU
+    方向では、字送り方向は水平右向き(→)です" (the first column's) held every word of it. A row is a line without a
+    sentence's end in which one cell's shape (two Japanese characters, or a Latin word) comes back at least
+    ``PARALLEL_ROW_MIN`` times ("向き" of each direction)."""
+    lines = [line for line in reading.splitlines() if line.strip()]
+    if len(lines) != 1 or _SENTENCE_END.search(line := lines[0]):
+        return None
+    shapes = _CELL_SHAPE.findall(plain_text(line).casefold())
+    if not shapes or max(shapes.count(shape) for shape in set(shapes)) < PARALLEL_ROW_MIN:
+        return None
+    in_row = facts_of(line)
+    for fact in premised:
+        if fact_found(fact, in_row, plain_text(line)):
+            continue
+        if any(fact_found(fact, facts_of(other), plain_text(other)) for other in evidence.splitlines()):
+            return fact
+    return None
+
+
 def about_another(premise: Fact, window_facts: tuple[Fact, ...], reading: str) -> bool:
     """Whether the evidence names a sibling of the question's identifier or name instead of it: a premise restated
     by the claim needs no proof where the evidence leaves its subject implicit, but "| TEEC_InitializeContext | Yes |"

@@ -47,6 +47,7 @@ from rag.answers.bindings import (
     done_by_another,
     ordered_elsewhere,
     paired_respectively,
+    row_without_its_subject,
     said_of_sibling,
 )
 from rag.answers.bounds import bound_reversed
@@ -301,6 +302,12 @@ def check_claim(
         reason = (
             f"the cited text pairs {paired[0].text} and {paired[1].text} with things it lists elsewhere "
             "('respectively', or a table row without its columns); it does not say which is which here"
+        )
+    # the file's own name ("pTeX" of ja_ptex_manual.pdf) is what every line is about, not a column
+    subjects = [f for f in premised if not content_tokens(f.text) <= named]
+    if not reason and (subject := row_without_its_subject(subjects, best_reading, evidence)):
+        reason = (
+            f"the cited text is a table row read without its columns: it does not say which value is {subject.text}'s"
         )
     if not reason and (past := former_state(claim, best.evidence)):
         reason = f"the cited text describes a former state ({past}); the claim states it as current"

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 
 # the evidence describes a former state: the marker itself, not a date ("2020年以前の" bounds a period, it is not
-# about an earlier state of the thing)
+# about an earlier state of the thing); "従来のTEX では" speaks of the TeX before pTeX
 _FORMER_STATE = re.compile(
-    r"(?<![0-9０-９年月日号版前後])以前(?:の|は|には)|かつて(?:は)?|従来は|旧(?:版|バージョン|仕様|制度)|当初は|もともとは"
+    r"(?<![0-9０-９年月日号版前後])以前(?:の|は|には)|かつて(?:は)?|従来(?:の[^、。,.]{1,20}?(?:では|には)|は)|旧(?:版|バージョン|仕様|制度)|当初は|もともとは"
     r"|\b(?:previously|formerly|originally|used to|in the past|in (?:earlier|older|previous|prior) versions?"
     r"|(?:earlier|older|previous|prior) versions? of)\b",
     re.IGNORECASE,

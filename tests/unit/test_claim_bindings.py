@@ -1050,3 +1050,14 @@ def test_a_japanese_answer_of_when_someone_did_something_rests_on_text_that_says
         [Passage(1, minutes, minutes.text)],
     )
     assert [c.status for c in held.claims] == ["verified"]
+
+
+@needs_realdocs
+def test_a_value_picked_from_a_table_row_read_without_its_columns_is_not_verified() -> None:
+    """pTeX's table of directions comes out of the PDF as "横組縦組DtoU 方向縦数式ディレクション" over
+    "字送り方向水平右向き(→)垂直下向き(↓)垂直上向き(↑)垂直下向き(↓)". Asked the DtoU direction's character advance, the
+    model answered the first column's 水平右向き(→), and the row held every word of it: verified."""
+    table = chunk_with("ja_ptex_manual.pdf", "字送り方向水平右向き(→)垂直下向き(↓)垂直上向き(↑)")
+    question = "pTeXのDtoU方向では、字送り方向はどちら向きになりますか？"
+    reason = refusal_reason("pTEXのDtoU方向では、字送り方向は水平右向き(→)になります[1]。", question, table)
+    assert "table row" in reason and "DtoU" in reason

@@ -184,6 +184,9 @@ def test_what_an_earlier_version_allowed_does_not_verify_a_claim_about_the_prese
     assert then.supported, then.reason
 
 
+CONVENTIONAL_TEX = "従来のTEX では,字送り方向が水平右向き(→)に固定されていた."
+
+
 @pytest.mark.parametrize(
     ("claim", "evidence", "supported"),
     [
@@ -191,6 +194,9 @@ def test_what_an_earlier_version_allowed_does_not_verify_a_claim_about_the_prese
         ("The exporter used to write CSV files.", "Previously, the exporter wrote CSV files.", True),
         ("Reports filed before 2020 are archived.", "Reports filed before 2020 are archived.", True),
         ("2020年以前の報告書は保管されます。", "2020年以前の報告書は保管されます。", True),
+        # "従来のTEX では" speaks of the TeX pTeX extends, not of pTeX's own directions
+        ("字送り方向は水平右向き(→)です。", CONVENTIONAL_TEX, False),
+        ("従来のTeXでは字送り方向は水平右向き(→)でした。", CONVENTIONAL_TEX, True),
     ],
 )
 def test_a_claim_keeps_the_time_scope_of_its_sentence(claim: str, evidence: str, supported: bool) -> None:
