@@ -246,7 +246,8 @@ def _in_parallel_row(fact: Fact, sentence: str) -> bool:
 
 
 _SENTENCE_END = re.compile(r"[。．!?！？]|\.(?:\s|$)")
-_CELL_SHAPE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff々]{2}|[A-Za-z]{3,}")
+_JAPANESE_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff々]{2,}")
+_LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 
 
 def row_without_its_subject(premised: Sequence[Fact], reading: str, evidence: str) -> Fact | None:
@@ -261,7 +262,9 @@ def row_without_its_subject(premised: Sequence[Fact], reading: str, evidence: st
     lines = [line for line in reading.splitlines() if line.strip()]
     if len(lines) != 1 or _SENTENCE_END.search(line := lines[0]):
         return None
-    shapes = _CELL_SHAPE.findall(plain_text(line).casefold())
+    text = plain_text(line).casefold()
+    shapes = [run[i : i + 2] for run in _JAPANESE_RUN.findall(text) for i in range(len(run) - 1)]
+    shapes += _LATIN_WORD.findall(text)
     if not shapes or max(shapes.count(shape) for shape in set(shapes)) < PARALLEL_ROW_MIN:
         return None
     in_row = facts_of(line)

@@ -87,7 +87,7 @@ def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck], *, move
         verb, said = cleft_verb(question), says_word
         # an English page cannot say a Japanese verb: across languages facts and meaning tie a claim; a field
         # ("場所: トヨタ自動車 名古屋オフィス") names by its label what was done there
-        checks = [c for c in checks if script_language(c.evidence) == "ja" and not _FIELD.match(c.evidence)]
+        checks = [c for c in checks if script_language(c.evidence) == "ja" and not _is_field(c.evidence)]
     if not verb or not said(claim, verb) or not checks:
         return ""
     return "" if any(said(check.evidence, verb) for check in checks) else verb
@@ -95,6 +95,16 @@ def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck], *, move
 
 _FIELD = re.compile(r"\s*[^\s:：]{1,12}\s*[:：]")
 """A line that gives a value under its label ("日時: 2018 年6 月13 日", "氏名:渡邊 歩")."""
+_SAID = re.compile(r"[。！？!?]")
+
+
+def _is_field(text: str) -> bool:
+    """Whether ``text`` gives values under labels and says no sentence: not a speaker's line in a chat ("AB:
+    夫がイギリス駐在してたので、会いに行きました。")."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return any(_FIELD.match(line) for line in lines) and not any(_SAID.search(line) for line in lines)
+
+
 _JA_CLEFT = re.compile(r"^(.+?)(?:の|ん)(?:は|が)\s*(?:何|なん|いつ|誰|だれ|どこ|どちら|どの|どれ|いく[つら]|幾)")
 """A Japanese question asking of what someone did: "…を最初に採用したのは何年", "…に出席したのは誰"."""
 _COMPOUND_VERB = re.compile(r"[\u3400-\u9fff々]{2,}|[\u30a1-\u30fa\u30fc]{2,}")
@@ -144,10 +154,17 @@ def _says_english_word(text: str, verb: str) -> bool:
     return any(word.startswith(stem) for word in re.findall(r"[a-z]+", plain_text(text).casefold()))
 
 
+_PLACEHOLDER = re.compile(r"⟨[^⟩\n]*⟩|〈[^〉\n]*〉")
+"""A syntax line's placeholder ("\\listfiles [⟨options⟩]"): it stands for a value and names none."""
+
+
 def adds_nothing(claim: str, question: str) -> bool:
-    """Whether a claim holds no fact and no word the question does not: a what-question handed back."""
+    """Whether a claim holds no fact and no word the question does not, placeholders aside: a what-question handed
+    back. Asked which option of \\listfiles adds MD5 hashes, "\\listfiles [⟨options⟩]" copied from the guide was
+    verified on the sentence listing them."""
     if is_yes_no_question(question):
         return False
+    claim = _PLACEHOLDER.sub(" ", claim)
     return _adds_no_fact(claim, question) and content_tokens(claim) <= content_tokens(question)
 
 
@@ -158,6 +175,7 @@ def restates(claim: str, question: str) -> bool:
     functions is the answer's point, and the answer stands or falls with it."""
     if is_yes_no_question(question):
         return False  # "mTower implements TEE_Panic" restating "Does mTower implement TEE_Panic?" is the answer
+    claim = _PLACEHOLDER.sub(" ", claim)
     return _adds_no_fact(claim, question) and support(claim, question) >= RESTATED_SHARE
 
 

@@ -12,7 +12,7 @@ from rag.answers.citations import Passage
 from rag.answers.claims import check_claim
 from rag.answers.contrast import alone_among_others, any_against_exclusive
 from rag.answers.facts import fact_found, facts_of
-from rag.answers.question_fit import NO_COUNT_REASON, count_unsaid
+from rag.answers.question_fit import NO_COUNT_REASON, RESTATES_ONLY_REASON, count_unsaid
 from rag.answers.verification import check_answer
 from rag.models.embedding import Embedder
 from rag.records import Chunk
@@ -1061,3 +1061,13 @@ def test_a_value_picked_from_a_table_row_read_without_its_columns_is_not_verifie
     question = "pTeXのDtoU方向では、字送り方向はどちら向きになりますか？"
     reason = refusal_reason("pTEXのDtoU方向では、字送り方向は水平右向き(→)になります[1]。", question, table)
     assert "table row" in reason and "DtoU" in reason
+
+
+@needs_realdocs
+def test_a_syntax_line_with_a_placeholder_hands_the_question_back() -> None:
+    """Asked in Japanese which option of \\listfiles adds each file's MD5 hash, the model copied the guide's syntax
+    line "\\listfiles [⟨options⟩]": shown as verified on the sentence listing the options. ⟨options⟩ names none."""
+    guide = chunk_with("en_latex_usrguide.pdf", "hashes Adds the MD5 hash")
+    question = "LaTeXの \\listfiles で、各ファイルのMD5ハッシュも一覧に出したい場合、どのオプションを指定しますか？"
+    reason = refusal_reason("\\listfiles [⟨options⟩][1]", question, guide)
+    assert reason == RESTATES_ONLY_REASON
