@@ -154,8 +154,9 @@ def _says_english_word(text: str, verb: str) -> bool:
     return any(word.startswith(stem) for word in re.findall(r"[a-z]+", plain_text(text).casefold()))
 
 
-_PLACEHOLDER = re.compile(r"⟨[^⟩\n]*⟩|〈[^〉\n]*〉")
-"""A syntax line's placeholder ("\\listfiles [⟨options⟩]"): it stands for a value and names none."""
+_PLACEHOLDER = re.compile(r"⟨[^⟩\n]*⟩")
+"""A syntax line's placeholder ("\\listfiles [⟨options⟩]"): it stands for a value and names none. (Japanese 〈…〉
+quotes a term, which names one.)"""
 
 
 def adds_nothing(claim: str, question: str) -> bool:
