@@ -38,7 +38,7 @@ _KANJI = re.compile("[\u3400-\u9fff々]")
 _KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
 _NONE = re.compile(r"\b(?:no|none|nobody|zero|neither)\b|ゼロ|いない|いません|ない|ません|なし|無し", re.IGNORECASE)
 """Words by which an answer says there are none: a count too."""
-_ONE = re.compile(r"\bone\b(?!\s+(?:of|or|and|by|another)\b)|\ba single\b", re.IGNORECASE)
+_ONE = re.compile(r"\bone\b(?!\s+(?:of|or|by|another|and(?!\s+only))\b)|\ba single\b", re.IGNORECASE)
 """Words by which an answer says there is one ("Only one Toshiba employee attended"), which the facts do not read as
 a number ("one" is as often a pronoun); "one of" picks, and "one or all", "one by one" say how, not how many: "One or
 all tracks may be TRANSPOSED" answered how many notes a LinnSequencer disk holds."""
