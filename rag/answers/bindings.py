@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, words_besides
-from rag.answers.faithfulness import content_tokens, sentence_spans
+from rag.answers.faithfulness import content_tokens, marks_a_sentence, sentence_spans
 from rag.answers.names import designation_label
 
 BINDING_MARGIN = 2
@@ -245,7 +245,6 @@ def _in_parallel_row(fact: Fact, sentence: str) -> bool:
     return bool(rows) and all(rows)
 
 
-_SENTENCE_END = re.compile(r"[。．!?！？]|\.(?:\s|$)")
 _JAPANESE_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff々]{2,}")
 _LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 
@@ -260,7 +259,7 @@ def row_without_its_subject(premised: Sequence[Fact], reading: str, evidence: st
     sentence's end in which one cell's shape (two Japanese characters, or a Latin word) comes back at least
     ``PARALLEL_ROW_MIN`` times ("向き" of each direction)."""
     lines = [line for line in reading.splitlines() if line.strip()]
-    if len(lines) != 1 or _SENTENCE_END.search(line := lines[0]):
+    if len(lines) != 1 or marks_a_sentence(line := lines[0]):
         return None
     text = plain_text(line).casefold()
     shapes = [run[i : i + 2] for run in _JAPANESE_RUN.findall(text) for i in range(len(run) - 1)]

@@ -222,6 +222,16 @@ def is_question(text: str) -> bool:
     return bool(_QUESTION_END.search(line) or (_QUESTION_START.match(line) and line.endswith("?")))
 
 
+_SENTENCE_MARK = re.compile(r"[。．!?！？]|\.(?:\s|$)")
+
+
+def marks_a_sentence(text: str) -> bool:
+    """Whether ``text`` holds a mark that ends a sentence (。 ． ! ? or a period before a space or the end): a
+    table row or a field read out of a document ("日時: 2018 年6 月13 日13:30-17:00", "字送り方向水平右向き(→)…")
+    has none."""
+    return bool(_SENTENCE_MARK.search(text))
+
+
 _TAGS_ONLY = re.compile(r"\s*(?:[#＃][^\s#＃]+\s*)+")
 
 

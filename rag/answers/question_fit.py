@@ -16,6 +16,7 @@ from rag.answers.faithfulness import (
     asserts_nothing,
     content_tokens,
     is_yes_no_question,
+    marks_a_sentence,
     says_unknown,
     support,
     token_words,
@@ -95,14 +96,13 @@ def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck], *, move
 
 _FIELD = re.compile(r"\s*[^\s:：]{1,12}\s*[:：]")
 """A line that gives a value under its label ("日時: 2018 年6 月13 日", "氏名:渡邊 歩")."""
-_SAID = re.compile(r"[。！？!?]")
 
 
 def _is_field(text: str) -> bool:
     """Whether ``text`` gives values under labels and says no sentence: not a speaker's line in a chat ("AB:
     夫がイギリス駐在してたので、会いに行きました。")."""
     lines = [line for line in text.splitlines() if line.strip()]
-    return any(_FIELD.match(line) for line in lines) and not any(_SAID.search(line) for line in lines)
+    return any(_FIELD.match(line) for line in lines) and not any(marks_a_sentence(line) for line in lines)
 
 
 _JA_CLEFT = re.compile(r"^(.+?)(?:の|ん)(?:は|が)\s*(?:何|なん|いつ|誰|だれ|どこ|どちら|どの|どれ|いく[つら]|幾)")

@@ -75,6 +75,11 @@ def _count(pattern: re.Pattern[str], text: str) -> int:
     return len("".join(pattern.findall(text)))  # runs in C; iterating over matches is 3x slower
 
 
+def writes_japanese(text: str) -> bool:
+    """Whether ``text`` writes anything in Japanese script (kana or kanji), as ``detect_language`` counts it."""
+    return _JAPANESE.search(text) is not None
+
+
 def detect_language(text: str) -> str:
     """Rough language of a text from its script mix.
 

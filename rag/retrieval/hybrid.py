@@ -18,7 +18,7 @@ import numpy as np
 from rag.errors import EmptyIndexError, IndexError_
 from rag.index.keyword_index import KeywordIndex, KeywordScores
 from rag.index.writer import Index
-from rag.ingest.metadata import detect_language
+from rag.ingest.metadata import detect_language, writes_japanese
 from rag.ingest.tokenization import search_terms
 from rag.records import Chunk, Hit, SearchFilters, StageScores
 from rag.retrieval.filters import MetadataCache, chroma_where
@@ -271,14 +271,11 @@ def _other_language(query: str, dense_hits: list[tuple[str, float]], chunks: dic
     return {cid for cid, _ in dense_hits if (chunk := chunks.get(cid)) is not None and chunk.language == other}
 
 
-_JAPANESE_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
-
-
 def _quotes_japanese(query: str) -> bool:
     """Whether an English query writes a word in Japanese script ("who first used the term bunsetsu (文節)?"): the
     asker quotes the documents' own term. (Latin words in a Japanese query are ordinary Japanese writing: OSS,
     OpenChain, API names.)"""
-    return detect_language(query) == "en" and bool(_JAPANESE_SCRIPT.search(query))
+    return detect_language(query) == "en" and writes_japanese(query)
 
 
 def _matched(query_tokens: Sequence[str], stored: dict[str, frozenset[str]], hit: Hit) -> tuple[str, ...]:
