@@ -50,14 +50,9 @@ def bound_elsewhere(facts: Sequence[Fact], worded: str, reading: str) -> tuple[F
     checked = [f for f in facts if f.kind in ("identifier", "date", "time") or (f.kind == "number" and f.unit)]
     if not checked:
         return None
-    words = words_besides(worded, facts_of(worded))
-    sentences = [reading[start:end] for start, end in sentence_spans(reading)]
-    clauses = [
-        (n, facts_of(c), plain_text(c), len(words & content_tokens(c)))
-        for n, sentence in enumerate(sentences)
-        for c in _CLAUSE_END.split(sentence)
-    ]
-    named = [facts_of(sentence) for sentence in sentences]
+    words = words_besides(worded, facts)  # the names the question gives ("David's Sling") bind the value it asks
+    clauses = _clauses(reading, words)
+    named = [facts_of(reading[start:end]) for start, end in sentence_spans(reading)]
     for fact in checked:
         holding = [(n, score) for n, found, text, score in clauses if fact_found(fact, found, text)]
         held_in = {n for n, _ in holding}
@@ -75,6 +70,50 @@ def bound_elsewhere(facts: Sequence[Fact], worded: str, reading: str) -> tuple[F
         if holding and best is not None and best[0] >= max(score for _, score in holding) + BINDING_MARGIN:
             return fact, best[1]
     return None
+
+
+def answered_elsewhere(facts: Sequence[Fact], worded: str, evidence: str, others: Sequence[str]) -> Fact | None:
+    """A sibling of a short answer's fact that another passage gives for what the question asks, when its clause
+    there shares at least ``BINDING_MARGIN`` more of the question's words (``worded``: the question's words with the
+    claim's) than any clause of ``evidence`` holding the claimed fact.
+
+    Asked how much H.R. 815 gives Israel for the Iron Dome and David's Sling, the bare reply "$1,200,000,000" was
+    verified on the proviso that grants it "for the procurement of the Iron Beam defense system … in addition to funds
+    provided pursuant to the U.S.-Israel Iron Dome Procurement Agreement": that passage holds Israel, procurement and
+    Iron Dome, and no other amount. The passage before it gives "$4,000,000,000 … for the procurement of the Iron
+    Dome and David's Sling defense systems". ``bound_elsewhere`` compares the clauses of one window; a short answer
+    leans on its question for what it is about, and each passage the model read answers it in its own clauses.
+    Values only (a date, a time, an amount with its unit): an identifier answering which command does something is
+    one of many a manual names, each in its own clause, and the clause naming the document's own "pTEX" shares the
+    question's words as well as any."""
+    checked = [f for f in facts if f.kind in ("date", "time") or (f.kind == "number" and f.unit)]
+    words = words_besides(worded, facts)
+    for fact in checked:
+        held = [score for _, found, text, score in _clauses(evidence, words) if fact_found(fact, found, text)]
+        if not held:
+            continue
+        siblings = [
+            (score, other)
+            for reading in others
+            for _, found, text, score in _clauses(reading, words)
+            if not fact_found(fact, found, text)
+            for other in found
+            if other.kind == fact.kind and other.unit == fact.unit and not any(same_fact(other, f) for f in facts)
+        ]
+        best = max(siblings, key=lambda item: item[0], default=None)
+        if best is not None and best[0] >= max(held) + BINDING_MARGIN:
+            return best[1]
+    return None
+
+
+def _clauses(text: str, words: set[str]) -> list[tuple[int, tuple[Fact, ...], str, int]]:
+    """Each clause of ``text`` (``_CLAUSE_END``) with the number of its sentence, its facts, its plain text and how
+    many of ``words`` it holds."""
+    return [
+        (n, facts_of(clause), plain_text(clause), len(words & content_tokens(clause)))
+        for n, (start, end) in enumerate(sentence_spans(text))
+        for clause in _CLAUSE_END.split(text[start:end])
+    ]
 
 
 _ORDER_WORDS = {

@@ -9,11 +9,11 @@ enough to tie it to a sentence it shares no word with.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from rag.answers.facts import Fact, facts_of, plain_text, significant_digits, words_besides
 from rag.answers.faithfulness import content_tokens, is_katakana, run_tokens, script_runs, token_words
-from rag.answers.prompts import script_language
+from rag.answers.prompts import Language, script_language
 from rag.ingest.chunking import document_title
 from rag.records import Chunk
 from rag.retrieval.named_sources import name_pieces
@@ -32,6 +32,7 @@ ADDED_MIN_TOKENS = 1
 _KANJI_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]+")
 _FAMILY = re.compile(r"[A-Za-z][A-Za-z.\s-]*?(?=[\s-]?(?:\d|[ivx]+\b))")
 """An identifier's family: the letters before its number ("cl" of cl-30, "L" of L3-01, "H.R." of H.R. 815)."""
+_JAPANESE_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]+")
 _JAPANESE_TOKEN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u30a0-\u30ff]")
 TOPIC_MIN_TOKENS = 3
 """Below this many words taken from the question, a claim is too short to say what it is about."""
@@ -95,6 +96,21 @@ def said_of_names(claim: str, stated: Sequence[Fact], reading: str, named: set[s
     if words_besides(reading, found) - named:
         return []
     return sorted(words_besides(claim, stated) - named - content_tokens(" ".join(f.text for f in found)))
+
+
+def readable_in(context: str, language: Language, named: Set[str]) -> str:
+    """The words of ``context`` (the question a short claim leans on) that a text in ``language`` could hold: all of
+    them when the question is in that language; in the other, those it writes in that language's script, or ""
+    when they are only the words of the file's name (``named``).
+
+    Asked in Japanese what H.R. 815 gives
+    "イスラエル政府がアイアンドームとダビデスリング（David's Sling）を調達するため", the bare reply "$4,000,000,000"
+    leans on the question, and an English page can hold none of its Japanese words: counted, they left it 29% of its
+    words in the proviso that grants it. "David's Sling" it can hold, and does."""
+    if script_language(context) == language:
+        return context
+    written = " ".join(script_runs(context)) if language == "ja" else _JAPANESE_RUN.sub(" ", context)
+    return written if content_tokens(written) - named else ""
 
 
 def name_tokens(source: str, title: str = "") -> set[str]:

@@ -59,6 +59,7 @@ from rag.answers.claim_words import (
     in_prose,
     is_anchor,
     name_tokens,
+    readable_in,
     said_of_names,
 )
 from rag.answers.contrast import (
@@ -234,8 +235,12 @@ def check_claim(
         held = "\n".join([reading, *heard])
         missing = tuple(f for f in facts if not fact_found(f, window_facts, plain_text(held)))
         missing += tuple(f for f in premised if about_another(f, window_facts, reading))
+        # a question in the other language lends the claim the words this reading could hold; with none, all of
+        # them, which it cannot
+        readable = readable_in(context, reading_language, named) if context else ""
+        read_with = f"{readable} {claim}" if readable else worded
         # a name heard across languages is a fact found, not a word shared
-        share = support(worded, reading if across_scripts else held, ignored=named) if reading else 0.0
+        share = support(read_with, reading if across_scripts else held, ignored=named) if reading else 0.0
         contrasted = contrasted_terms(claimed, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
         # facts (``claim_words.is_anchor``), or a name it writes in the other script (Italy, イタリア) in a sentence
@@ -276,7 +281,8 @@ def check_claim(
         reason = "the cited text does not say " + unsaid
     if not reason and (said := said_of_names(claim, stated, best_reading, named)):
         reason = f"the cited text only names them; it does not say {', '.join(said[:4])}"
-    if not reason and (bound := bound_elsewhere(facts, worded, best_reading)):
+    readable = readable_in(context, script_language(best_reading), named) if context else ""
+    if not reason and (bound := bound_elsewhere(facts, f"{readable} {claim}" if readable else worded, best_reading)):
         reason = f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
     if not reason and not across and (doer := done_by_another(claim, best_reading)):
         reason = f"the cited text says {doer[0]} does this, not {doer[1]}"

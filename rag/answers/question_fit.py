@@ -233,17 +233,19 @@ def reading_context(claim: str, question: str) -> str:
     return "" if alone else question
 
 
+_COPULA_END = re.compile(r"(?:です|でした|である|だ|となります|になります)[。．.]?\s*$")
+"""The copula a Japanese reply closes a bare value with ("12億ドルです。"): it says nothing of the value."""
 _JOINERS = re.compile(r"\b(?:and|or)\b|[\W_]", re.IGNORECASE)
 """What a list of names is joined with: "and", "or", dashes, commas and other punctuation."""
 
 
 def _names_alone(claim: str) -> bool:
-    """Whether a claim is names and codes alone ("Shane Coughlan – LF"), with no word that says something of them
-    ("Hiroshi Nozue is from Toshiba" says where he is from)."""
+    """Whether a claim is names, codes and values alone ("Shane Coughlan – LF", "12億ドルです。"), with no word that
+    says something of them ("Hiroshi Nozue is from Toshiba" says where he is from)."""
     rest = claim
     for fact in facts_of(claim):
         rest = rest.replace(fact.text, " ")
-    return not _JOINERS.sub("", rest)
+    return not _JOINERS.sub("", _COPULA_END.sub("", rest))
 
 
 def is_claim(sentence: str, question: str) -> bool:

@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.answers.across_languages import ACROSS_REASON, meaning_units, tied_by_facts_alone
+from rag.answers.bindings import answered_elsewhere
 from rag.answers.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote_for, closed_sentence_spans
-from rag.answers.claim_words import title_named
+from rag.answers.claim_words import name_tokens, readable_in, title_named
 from rag.answers.claims import ClaimCheck, check_claim
 from rag.answers.evidence import SentenceRelevance
 from rag.answers.facts import Fact, facts_of, same_fact
@@ -29,6 +30,7 @@ from rag.answers.faithfulness import (
     strip_markers,
 )
 from rag.answers.premises import premises, premises_for
+from rag.answers.prompts import script_language
 from rag.answers.question_fit import (
     ECHOED_NAME_REASON,
     NO_COUNT_REASON,
@@ -253,6 +255,8 @@ def _judge(
     failed: list[ClaimCheck] = []
     for n in cited:
         check = _check(claim, by_n[n], context, given, topic)
+        if check.supported and (elsewhere := _answered_elsewhere(claim, context, by_n[n], check, passages)):
+            return ClaimVerdict(claim, "unsupported", (), elsewhere), None, None
         if check.supported:
             return ClaimVerdict(claim, "verified", (n,)), n, check
         failed.append(check)
@@ -271,12 +275,29 @@ def _judge(
         n, check = max(supported, key=lambda item: (item[1].support, -item[0]))
         closest = max(opposing, key=lambda c: c.support, default=None)
         if closest is None or closest.support < check.support:
+            if elsewhere := _answered_elsewhere(claim, context, by_n[n], check, passages):
+                return ClaimVerdict(claim, "unsupported", (), elsewhere), None, None
             return ClaimVerdict(claim, "reattributed", (n,)), n, check
         return ClaimVerdict(claim, "unsupported", (), closest.reason), None, None
     if first_failure is None and checks:
         first_failure = max((c for _, c in checks), key=lambda c: c.support)
     reason = first_failure.reason if first_failure else "no passage to check it against"
     return ClaimVerdict(claim, "unsupported", (), reason), None, None
+
+
+def _answered_elsewhere(
+    claim: str, context: str, passage: Passage, check: ClaimCheck, passages: Sequence[Passage]
+) -> str:
+    """Why a short claim (one that leans on its question, ``context``) is not the answer its passage supports: another
+    passage gives a sibling of its fact for what the question asks (``bindings.answered_elsewhere``); "" otherwise."""
+    if not context:
+        return ""
+    named = name_tokens(passage.chunk.source, title_named(passage.chunk, context))
+    readable = readable_in(context, script_language(check.evidence), named) or context
+    others = [p.chunk.text for p in passages]
+    if (sibling := answered_elsewhere(facts_of(claim), f"{readable} {claim}", check.evidence, others)) is None:
+        return ""
+    return f"the passages give {sibling.text} for what the question asks"
 
 
 def _judge_parts(

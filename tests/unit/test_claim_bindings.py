@@ -1071,3 +1071,29 @@ def test_a_syntax_line_with_a_placeholder_hands_the_question_back() -> None:
     question = "LaTeXの \\listfiles で、各ファイルのMD5ハッシュも一覧に出したい場合、どのオプションを指定しますか？"
     reason = refusal_reason("\\listfiles [⟨options⟩][1]", question, guide)
     assert reason == RESTATES_ONLY_REASON
+
+
+@needs_realdocs
+def test_a_bare_amount_is_the_one_the_passages_give_for_what_the_question_asks() -> None:
+    """H.R. 815 gives Israel "$4,000,000,000 … for the procurement of the Iron Dome and David's Sling defense systems"
+    and, in the next proviso, "$1,200,000,000 … for the procurement of the Iron Beam defense system … in addition to
+    funds provided pursuant to the U.S.-Israel Iron Dome Procurement Agreement". A bare "$1,200,000,000" to the Iron
+    Dome question was verified on that second passage, which holds Israel, procurement and Iron Dome and no other
+    amount. Asked the same in Japanese, the right bare "$4,000,000,000" was refused: the English proviso holds none of
+    the question's Japanese words, and they were counted against it."""
+    iron_beam = chunk_with("en_us_bill_hr815_2024.pdf", "$1,200,000,000 shall be for", "Iron Beam defense system")
+    iron_dome = chunk_with("en_us_bill_hr815_2024.pdf", "$4,000,000,000 shall be for")
+    assert "$4,000,000,000" not in iron_beam.text
+    passages = [Passage(1, iron_beam, iron_beam.text), Passage(2, iron_dome, iron_dome.text)]
+    english = "How much does H.R. 815 provide for Israel to procure the Iron Dome and David's Sling defense systems?"
+    wrong = check_answer("$1,200,000,000 [1]", english, passages)
+    assert [c.status for c in wrong.claims] == ["unsupported"]
+    assert "$4,000,000,000" in wrong.claims[0].reason
+    assert [c.status for c in check_answer("$4,000,000,000", english, passages).claims] == ["reattributed"]
+    japanese = (
+        "米国の法案H.R. 815で、イスラエル政府がアイアンドームとダビデスリング（David's Sling）を調達するための"
+        "資金として充てられている額はいくらですか？"
+    )
+    right = check_answer("$4,000,000,000", japanese, passages)
+    assert [(c.status, c.cited) for c in right.claims] == [("reattributed", (2,))]
+    assert [c.status for c in check_answer("12億ドルです。", japanese, passages).claims] == ["unsupported"]
