@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from rag.answers.citations import Passage, clip_quote
+from rag.answers.citations import QUOTE_MAX_CHARS, Passage, clip_quote
 from rag.answers.faithfulness import content_tokens, is_question, similarity, support
 from rag.answers.windows import list_lead_in, sentence_units, windows
 from rag.ingest.lists import opening_lead_in
@@ -28,6 +28,10 @@ SentenceRelevance = Callable[[str, Sequence[str]], Sequence[float]]
 ScoredEvidence = tuple[float, Evidence]
 """A sentence of a passage (as the Evidence quoting it) with how well it answers the question."""
 
+EVIDENCE_MAX_CHARS = 2 * QUOTE_MAX_CHARS
+"""Longest piece of evidence shown: a whole sentence up to twice a claim's quote. A definition in H.R. 815 is one
+sentence of 330 characters whose last words are the answer ("… within a range of 1,850 feet or less"); a claim's
+quote is clipped around what the claim says (``clip_quote_for``), evidence has no claim to clip around."""
 TITLE_MAX_CHARS = 40
 """A line this short without closing punctuation is taken for a title: it counts half (so does a near-empty row)."""
 TITLE_WEIGHT = 0.5
@@ -138,7 +142,7 @@ def rank_sentences(
             w.lead_in for w in windows(p.chunk.text, 1, opening_lead_in(p.chunk))
         ]  # one per unit, in unit order
         for k, (score, sentence) in enumerate(units):
-            found.append((-score, p.n, k, _evidence(p, clip_quote(sentence), lead_ins[k])))
+            found.append((-score, p.n, k, _evidence(p, clip_quote(sentence, EVIDENCE_MAX_CHARS), lead_ins[k])))
     found.sort(key=lambda entry: entry[:3])
     return tuple((-negated, piece) for negated, _n, _k, piece in found)
 

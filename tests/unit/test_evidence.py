@@ -124,3 +124,15 @@ def test_a_line_of_a_record_is_shown_with_the_line_naming_its_record() -> None:
     chat = Chunk("c1", CHAT, "chat.json")
     turn = strongest(rank_sentences("イギリスに駐在していたのは誰の夫？", [Passage(1, chat, CHAT)]), 1)
     assert evidence_answer(turn) == "AB: 夫がイギリスに駐在していたので、会いに行きました。 [1]"
+
+
+@needs_realdocs
+def test_a_long_definition_is_shown_to_its_last_words() -> None:
+    """H.R. 815 defines precise geolocation information in one sentence of 330 characters whose last words are the
+    answer: "… or the location of an individual or device within a range of 1,850 feet or less". Shown cut at a
+    claim quote's 240 characters, the evidence stopped at "street level location information of an"."""
+    chunk = chunk_with("en_us_bill_hr815_2024.pdf", "PRECISE GEOLOCATION INFORMATION", "1,850 feet")
+    question = "In H.R. 815, how precisely must information reveal a location to be precise geolocation information?"
+    ranked = rank_sentences(question, [Passage(1, chunk, chunk.text)])
+    (definition,) = [e.sentence for _score, e in ranked if e.sentence.startswith("(B) reveals the past or present")]
+    assert definition.endswith("within a range of 1,850 feet or less.")
