@@ -174,7 +174,7 @@ class AnswerDraft:
         body, followups = split_followups(stream.raw_text)
         body, dropped = drop_invalid_markers(body, len(self.passages))
         if not any(ch.isalnum() for ch in strip_markers(body)):  # "", or a bare "[1]": no answer to check or show
-            return self._from_evidence(note("empty", language), answer="")
+            return self._from_evidence(note("empty", language))  # as for "I don't know": the sentences themselves
         notes = [note("dropped", language, numbers=", ".join(f"[{n}]" for n in dropped))] if dropped else []
         if stream.looped:
             notes.append(note("looped", language))

@@ -14,9 +14,10 @@ _NOTES: dict[str, dict[Language, str]] = {
         "en": "The LLM backend failed, so only the most relevant passages are shown. Cause and fix: {error}",
     },
     "empty": {
-        "ja": "LLM の回答が空（または出典番号だけ）だったため、関連する箇所だけを表示します。",
-        "en": "The LLM returned no answer (an empty reply, or citation marks alone), so only the most relevant "
-        "passages are shown.",
+        "ja": "LLM の回答が空（または出典番号だけ）だったため、最も関連する箇所をそのまま示します（答えが含まれていない"
+        "こともあります）。",
+        "en": "The LLM returned no answer (an empty reply, or citation marks alone), so the passages' most relevant "
+        "sentences are shown as they stand (they may not hold the answer either).",
     },
     "replaced": {
         "ja": "LLM の回答は資料で裏付けられなかったため（{reasons}）、資料の該当箇所をそのまま示します。",
