@@ -12,7 +12,14 @@ import re
 from collections.abc import Sequence, Set
 
 from rag.answers.facts import Fact, facts_of, plain_text, significant_digits, words_besides
-from rag.answers.faithfulness import content_tokens, is_katakana, run_tokens, script_runs, token_words
+from rag.answers.faithfulness import (
+    content_tokens,
+    is_katakana,
+    quoted_phrases,
+    run_tokens,
+    script_runs,
+    token_words,
+)
 from rag.answers.prompts import Language, script_language
 from rag.ingest.chunking import document_title
 from rag.records import Chunk
@@ -161,7 +168,6 @@ def about_elsewhere(
     return "the cited text is not about " + ", ".join(sorted(absent)[:4])
 
 
-_QUOTED = re.compile(r"「([^「」]+)」|『([^『』]+)』|“([^“”]+)”|\"([^\"]+)\"")
 QUOTED_NAME_MIN_WORDS = 3
 """Words from which a quoted phrase of the question is a name, held by a text only whole."""
 
@@ -175,8 +181,7 @@ def _names_not_held(topic: str, claim: str, reading: str) -> dict[str, set[str]]
     whole = _bare(reading)
     claimed = content_tokens(claim)
     unnamed: dict[str, set[str]] = {}
-    for found in _QUOTED.finditer(topic):
-        name = next(group for group in found.groups() if group)
+    for name in quoted_phrases(topic):
         tokens = content_tokens(name)
         if len({w for w in token_words(tokens) if len(w) > 1}) < QUOTED_NAME_MIN_WORDS or not tokens <= claimed:
             continue

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag.answers.citations import QUOTE_MAX_CHARS, Passage, clip_quote
-from rag.answers.faithfulness import content_tokens, is_question, similarity, support
+from rag.answers.faithfulness import content_tokens, holds_phrase, is_question, quoted_phrases, similarity, support
 from rag.answers.windows import list_lead_in, sentence_units, windows
 from rag.ingest.lists import opening_lead_in
 from rag.ingest.parsing.records import RECORD_LABEL
@@ -48,6 +48,12 @@ SEMANTIC_WEIGHT = 0.6
 
 Word overlap ranges over 0..1.25; on the realdocs golden questions the two together picked an answering sentence
 more often than either alone (``bench/answers_realdocs.py --backend extractive``)."""
+QUOTED_BONUS = 0.5
+"""What a sentence (not a table row) holding a phrase the question quotes gains, whatever its weight: the asker
+quotes the document's own words, and the line holding them is the one asked about. Asked who is listed as
+「Individual（個人）」 in the minutes' attendee list, the line "Tomo Dote – Individual" counted as a title (short, no
+closing mark) and was not among the five shown. A table's header row holds a quoted column name and answers nothing:
+rows are left out (given it, the header of the training sheet pushed the row "改訂 … 未改定" out of the five)."""
 MAX_SCORED_SENTENCES = 32
 """Sentences embedded per question at most; the rest keep their word-overlap score. On the realdocs golden set
 (extractive backend) 32, 48 and 96 picked equally well (accuracy 0.373 each), and time to evidence grows with the
@@ -116,10 +122,15 @@ def _scored_units(
             for (i, j), cosine in zip(chosen, cosines, strict=True):
                 meaning = (cosine - low) / spread if spread > 1e-6 else 0.0
                 scores[i][j] += SEMANTIC_WEIGHT * meaning
+    quoted = quoted_phrases(question)
     scored: list[list[tuple[float, str]]] = []
     for text_units, text_scores, text_weights in zip(units, scores, weights, strict=True):
         raw = list(text_scores)
         text_scores = [score * weight for score, weight in zip(raw, text_weights, strict=True)]
+        for k, (sentence, _reading) in enumerate(text_units):
+            # not a table's row: a quoted column name is in its header row, which answers nothing
+            if not sentence.lstrip().startswith("|") and any(holds_phrase(sentence, phrase) for phrase in quoted):
+                text_scores[k] += QUOTED_BONUS
         for k, (sentence, _reading) in enumerate(text_units):
             if not is_question(sentence.strip()):
                 continue

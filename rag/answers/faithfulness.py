@@ -74,6 +74,25 @@ def normalize(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
+_QUOTED = re.compile(r"「([^「」]+)」|『([^『』]+)』|“([^“”]+)”|\"([^\"]+)\"")
+_GLOSS = re.compile(r"[(（][^()（）]*[)）]$")
+"""A reading or translation the asker adds after a quoted term: 「Individual（個人）」 quotes "Individual"."""
+
+
+def quoted_phrases(text: str) -> list[str]:
+    """The phrases ``text`` quotes (「…」, 『…』, “…”, "…"), as written, in order."""
+    return [next(group for group in found.groups() if group) for found in _QUOTED.finditer(text)]
+
+
+def holds_phrase(text: str, phrase: str) -> bool:
+    """Whether ``text`` holds a quoted ``phrase`` whole (widths, case and spaces aside), or the phrase without the gloss
+    the asker added after it."""
+    held = "".join(normalize(text).casefold().split())
+    whole = "".join(normalize(phrase).casefold().split())
+    bare = _GLOSS.sub("", whole)
+    return bool(whole) and (whole in held or (bool(bare) and bare in held))
+
+
 def content_tokens(text: str) -> set[str]:
     """Content tokens of ``text``: English words (no stop words) and CJK character bigrams.
 

@@ -136,3 +136,15 @@ def test_a_long_definition_is_shown_to_its_last_words() -> None:
     ranked = rank_sentences(question, [Passage(1, chunk, chunk.text)])
     (definition,) = [e.sentence for _score, e in ranked if e.sentence.startswith("(B) reveals the past or present")]
     assert definition.endswith("within a range of 1,850 feet or less.")
+
+
+@needs_realdocs
+def test_the_line_holding_a_term_the_question_quotes_is_shown(e5_embedder: Embedder) -> None:
+    """Asked who the minutes' attendee list gives as 「Individual（個人）」 rather than a company, the five sentences
+    shown held the meeting's date and agenda: the line "Tomo Dote – Individual" is short and has no closing mark, so
+    it counted as a title. The asker quotes the document's own word; the line holding it is the one asked about."""
+    minutes = chunk_with("ja_openchain_jwg_minutes_20180613.pdf", "Tomo Dote – Individual")
+    question = "2018年6月13日のOpenChain Japan WG会合の議事録の出席者一覧で、「Individual（個人）」とあるのは誰ですか？"
+    ranked = rank_sentences(question, [Passage(1, minutes, minutes.text)], _relevance(e5_embedder))
+    shown = [e.sentence for e in strongest(ranked, 5)]
+    assert "Tomo Dote – Individual" in shown
