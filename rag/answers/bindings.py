@@ -73,9 +73,9 @@ def bound_elsewhere(facts: Sequence[Fact], worded: str, reading: str) -> tuple[F
 
 
 def answered_elsewhere(facts: Sequence[Fact], worded: str, evidence: str, others: Sequence[str]) -> Fact | None:
-    """A sibling of a short answer's fact that another passage gives for what the question asks, when its clause
-    there shares at least ``BINDING_MARGIN`` more of the question's words (``worded``: the question's words with the
-    claim's) than any clause of ``evidence`` holding the claimed fact.
+    """A sibling of a short answer's fact that the passages the model read (``others``, the answer's own among them)
+    give for what the question asks, when its clause shares at least ``BINDING_MARGIN`` more of the question's words
+    (``worded``: the question's words with the claim's) than any clause of ``evidence`` holding the claimed fact.
 
     Asked how much H.R. 815 gives Israel for the Iron Dome and David's Sling, the bare reply "$1,200,000,000" was
     verified on the proviso that grants it "for the procurement of the Iron Beam defense system … in addition to funds

@@ -288,8 +288,9 @@ def _judge(
 def _answered_elsewhere(
     claim: str, context: str, passage: Passage, check: ClaimCheck, passages: Sequence[Passage]
 ) -> str:
-    """Why a short claim (one that leans on its question, ``context``) is not the answer its passage supports: another
-    passage gives a sibling of its fact for what the question asks (``bindings.answered_elsewhere``); "" otherwise."""
+    """Why a short claim (one that leans on its question, ``context``) is not the answer its passage supports: a
+    passage, its own or another, gives a sibling of its fact for what the question asks
+    (``bindings.answered_elsewhere``); "" otherwise."""
     if not context:
         return ""
     named = name_tokens(passage.chunk.source, title_named(passage.chunk, context))
