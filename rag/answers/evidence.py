@@ -17,7 +17,17 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag.answers.citations import QUOTE_MAX_CHARS, Passage, clip_quote
-from rag.answers.faithfulness import content_tokens, holds_phrase, is_question, quoted_phrases, similarity, support
+from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact
+from rag.answers.faithfulness import (
+    content_tokens,
+    holds_phrase,
+    is_question,
+    quoted_phrases,
+    sentence_spans,
+    similarity,
+    support,
+)
+from rag.answers.premises import written_as_code
 from rag.answers.windows import list_lead_in, sentence_units, windows
 from rag.ingest.lists import opening_lead_in
 from rag.ingest.parsing.records import RECORD_LABEL
@@ -48,12 +58,20 @@ SEMANTIC_WEIGHT = 0.6
 
 Word overlap ranges over 0..1.25; on the realdocs golden questions the two together picked an answering sentence
 more often than either alone (``bench/answers_realdocs.py --backend extractive``)."""
-QUOTED_BONUS = 0.5
-"""What a sentence (not a table row) holding a phrase the question quotes gains, whatever its weight: the asker
-quotes the document's own words, and the line holding them is the one asked about. Asked who is listed as
+SINGLED_OUT_BONUS = 0.5
+"""What a sentence or row gains, whatever its weight, for holding what the question singles out: a phrase it quotes,
+or an identifier its asking sentence names.
+
+The asker quotes the document's own words, and the line holding them is the one asked about. Asked who is listed as
 「Individual（個人）」 in the minutes' attendee list, the line "Tomo Dote – Individual" counted as a title (short, no
 closing mark) and was not among the five shown. A table's header row holds a quoted column name and answers nothing:
-rows are left out (given it, the header of the training sheet pushed the row "改訂 … 未改定" out of the five)."""
+for a quoted phrase rows are left out (given it, the header of the training sheet pushed the row "改訂 … 未改定" out
+of the five).
+
+A question may set the scene with identifiers before the sentence that asks ("TEE_CipherInit and TEE_CipherUpdate
+are partially covered by the test suite. Is TEE_CipherDoFinal covered too?"): the rows of the scene shared more of
+its words, and the row of TEE_CipherDoFinal ("Not tested") was not shown. The identifiers of the asking sentence, less
+those of the scene, single out its row."""
 MAX_SCORED_SENTENCES = 32
 """Sentences embedded per question at most; the rest keep their word-overlap score. On the realdocs golden set
 (extractive backend) 32, 48 and 96 picked equally well (accuracy 0.373 each), and time to evidence grows with the
@@ -122,15 +140,16 @@ def _scored_units(
             for (i, j), cosine in zip(chosen, cosines, strict=True):
                 meaning = (cosine - low) / spread if spread > 1e-6 else 0.0
                 scores[i][j] += SEMANTIC_WEIGHT * meaning
-    quoted = quoted_phrases(question)
+    quoted, asked = quoted_phrases(question), asked_identifiers(question)
     scored: list[list[tuple[float, str]]] = []
     for text_units, text_scores, text_weights in zip(units, scores, weights, strict=True):
         raw = list(text_scores)
         text_scores = [score * weight for score, weight in zip(raw, text_weights, strict=True)]
         for k, (sentence, _reading) in enumerate(text_units):
-            # not a table's row: a quoted column name is in its header row, which answers nothing
-            if not sentence.lstrip().startswith("|") and any(holds_phrase(sentence, phrase) for phrase in quoted):
-                text_scores[k] += QUOTED_BONUS
+            # a quoted phrase not in a table's row: a quoted column name is in its header row, which answers nothing
+            row = sentence.lstrip().startswith("|")
+            if (not row and any(holds_phrase(sentence, phrase) for phrase in quoted)) or _names_any(sentence, asked):
+                text_scores[k] += SINGLED_OUT_BONUS
         for k, (sentence, _reading) in enumerate(text_units):
             if not is_question(sentence.strip()):
                 continue
@@ -140,6 +159,27 @@ def _scored_units(
                 text_scores[answer] += ANSWER_FOLLOWS_QUESTION * raw[k]
         scored.append([(score, sentence) for score, (sentence, _r) in zip(text_scores, text_units, strict=True)])
     return scored
+
+
+def asked_identifiers(question: str) -> list[Fact]:
+    """The identifiers written as code (``premises.written_as_code``: a function, a command, a rule code) that the
+    question's last sentence names and its earlier sentences (the scene it sets) do not; none for a question of one
+    sentence, whose identifiers are all it is about and single out nothing. A product name ("the LaTeX guide")
+    says which document, not which line."""
+    spans = sentence_spans(question)
+    if len(spans) < 2:
+        return []
+    start = spans[-1][0]
+    scene = facts_of(question[:start])
+    asked = [f for f in facts_of(question[start:]) if f.kind == "identifier" and written_as_code(f.value)]
+    return [f for f in asked if not any(same_fact(f, g) for g in scene)]
+
+
+def _names_any(sentence: str, identifiers: Sequence[Fact]) -> bool:
+    if not identifiers:
+        return False
+    found, plain = facts_of(sentence), plain_text(sentence)
+    return any(fact_found(f, found, plain) for f in identifiers)
 
 
 def rank_sentences(

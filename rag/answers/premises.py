@@ -102,6 +102,12 @@ a rule or clause code (``L3-01``). A product or brand name in camel case (mTower
 document instead, and its passages seldom repeat it."""
 
 
+def written_as_code(identifier: str) -> bool:
+    """Whether an identifier is written as code (``_CODE``): what a question asks about, not the product it frames the
+    question with."""
+    return _CODE.search(identifier) is not None
+
+
 def premises_for(chunk: Chunk, given: Sequence[Fact], question: str) -> tuple[Fact, ...]:
     """The premises a claim may rest on in ``chunk``: a name of several words the question gives (the act, chapter
     or part it asks about) or an identifier written as code (the command, function or rule it asks about,
@@ -123,7 +129,7 @@ def premises_for(chunk: Chunk, given: Sequence[Fact], question: str) -> tuple[Fa
         for f in given
         if (
             (f.kind == "name" and " " in f.value)
-            or (asks_about_code and f.kind == "identifier" and _CODE.search(f.value))
+            or (asks_about_code and f.kind == "identifier" and written_as_code(f.value))
         )
         and not _names_a_source(f, names)
     ]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rag.answers.citations import Passage
-from rag.answers.evidence import SentenceRelevance, evidence_answer, rank_sentences, strongest
+from rag.answers.evidence import SentenceRelevance, asked_identifiers, evidence_answer, rank_sentences, strongest
 from rag.models.embedding import Embedder
 from rag.records import Chunk
-from tests.unit.test_claims import chunk_with, needs_realdocs
+from tests.unit.test_claims import chunk_with, chunks_of, needs_realdocs
 
 CHAT = (
     "AA: はじめまして、よろしくお願いいたします。\n"
@@ -148,3 +148,24 @@ def test_the_line_holding_a_term_the_question_quotes_is_shown(e5_embedder: Embed
     ranked = rank_sentences(question, [Passage(1, minutes, minutes.text)], _relevance(e5_embedder))
     shown = [e.sentence for e in strongest(ranked, 5)]
     assert "Tomo Dote – Individual" in shown
+
+
+@needs_realdocs
+def test_the_row_of_what_a_question_asks_after_setting_the_scene_is_shown(e5_embedder: Embedder) -> None:
+    """mTower's tables: TEE_CipherInit and TEE_CipherUpdate are "Partially covered in test suite", TEE_CipherDoFinal is
+    "Not tested". Asked whether TEE_CipherDoFinal is covered too, after a sentence naming the other two, the rows of the
+    scene and a dozen other "Partially covered" rows of the passages shared more of the question's words, and the asked
+    row was not among the five shown."""
+    name = "en_mtower_functionality_description.md"
+    by_index = {c.chunk_index: c for c in chunks_of(name)}
+    tables = [by_index[i] for i in (11, 8, 10, 3)]  # the passages the question was answered from, in their order
+    assert "| TEE_CipherDoFinal |" in tables[0].text and all("| **GP TEE" in c.text for c in tables)
+    question = (
+        "In mTower, TEE_CipherInit and TEE_CipherUpdate are partially covered by the test suite. "
+        "Is TEE_CipherDoFinal covered too?"
+    )
+    passages = [Passage(n, chunk, chunk.text) for n, chunk in enumerate(tables, 1)]
+    shown = [e.sentence for e in strongest(rank_sentences(question, passages, _relevance(e5_embedder)), 5)]
+    assert "| TEE_CipherDoFinal | Yes | Supports AES only. Not tested |" in shown
+    # a question of one sentence singles out none of its identifiers: they are all it is about
+    assert asked_identifiers("Is TEE_CipherDoFinal covered by mTower's test suite?") == []
