@@ -123,8 +123,8 @@ def _scored_units(
     Scored by the share of the question's content words a unit holds (a table row read with its header), plus a
     quarter of their overlap; with ``relevance``, every unit (up to ``MAX_SCORED_SENTENCES``) is also scored by
     meaning in one batch, scaled between the least and most similar unit, and added with ``SEMANTIC_WEIGHT``.
-    Titles, questions and near-empty lines count ``TITLE_WEIGHT``; the unit after a question gains part of the
-    question's score (a FAQ's answer).
+    Titles, questions and near-empty lines count ``TITLE_WEIGHT``; a line holding what the question singles out gains
+    ``SINGLED_OUT_BONUS``; the unit after a question gains part of the question's score (a FAQ's answer).
     """
     units = [sentence_units(text) for text in texts]
     weights = [[TITLE_WEIGHT if answers_nothing(s) else 1.0 for s, _r in text_units] for text_units in units]
@@ -176,6 +176,7 @@ def asked_identifiers(question: str) -> list[Fact]:
 
 
 def _names_any(sentence: str, identifiers: Sequence[Fact]) -> bool:
+    """Whether ``sentence`` names one of ``identifiers``."""
     if not identifiers:
         return False
     found, plain = facts_of(sentence), plain_text(sentence)
