@@ -87,15 +87,18 @@ def answered_elsewhere(facts: Sequence[Fact], worded: str, evidence: str, others
     one of many a manual names, each in its own clause, and the clause naming the document's own "pTEX" shares the
     question's words as well as any."""
     checked = [f for f in facts if f.kind in ("date", "time") or (f.kind == "number" and f.unit)]
+    if not checked:
+        return None
     words = words_besides(worded, facts)
+    own = _clauses(evidence, words)
+    theirs = [clause for reading in others for clause in _clauses(reading, words)]
     for fact in checked:
-        held = [score for _, found, text, score in _clauses(evidence, words) if fact_found(fact, found, text)]
+        held = [score for _, found, text, score in own if fact_found(fact, found, text)]
         if not held:
             continue
         siblings = [
             (score, other)
-            for reading in others
-            for _, found, text, score in _clauses(reading, words)
+            for _, found, text, score in theirs
             if not fact_found(fact, found, text)
             for other in found
             if other.kind == fact.kind and other.unit == fact.unit and not any(same_fact(other, f) for f in facts)

@@ -15,6 +15,7 @@ from rag.answers.facts import Fact, facts_of, plain_text, significant_digits, wo
 from rag.answers.faithfulness import (
     content_tokens,
     is_katakana,
+    latin_part,
     quoted_phrases,
     run_tokens,
     script_runs,
@@ -39,7 +40,6 @@ ADDED_MIN_TOKENS = 1
 _KANJI_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]+")
 _FAMILY = re.compile(r"[A-Za-z][A-Za-z.\s-]*?(?=[\s-]?(?:\d|[ivx]+\b))")
 """An identifier's family: the letters before its number ("cl" of cl-30, "L" of L3-01, "H.R." of H.R. 815)."""
-_JAPANESE_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]+")
 _JAPANESE_TOKEN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u30a0-\u30ff]")
 TOPIC_MIN_TOKENS = 3
 """Below this many words taken from the question, a claim is too short to say what it is about."""
@@ -116,7 +116,7 @@ def readable_in(context: str, language: Language, named: Set[str]) -> str:
     words in the proviso that grants it. "David's Sling" it can hold, and does."""
     if script_language(context) == language:
         return context
-    written = " ".join(script_runs(context)) if language == "ja" else _JAPANESE_RUN.sub(" ", context)
+    written = " ".join(script_runs(context)) if language == "ja" else latin_part(context)
     return written if content_tokens(written) - named else ""
 
 

@@ -140,7 +140,8 @@ class _Window:
     ``needed``: the share of words it had to reach; ``reading``: its statements (questions left out), table rows with
     their header, list items with the sentence introducing the list (``lead_in``); ``contrasted``: (claimed, stated)
     pairs of contrasting terms; ``held``: the reading with the claim's words it writes in the other script
-    (``loanwords.heard_in``), what the claim's words and names are looked up in."""
+    (``loanwords.heard_in``), what the claim's words and names are looked up in; ``read_with``: the claim with the
+    words of its question (``context``) this reading could hold (``claim_words.readable_in``)."""
 
     holds: bool
     score: float
@@ -150,6 +151,7 @@ class _Window:
     contrasted: list[tuple[str, str]]
     lead_in: str = ""
     held: str = ""
+    read_with: str = ""
 
     @property
     def said(self) -> str:
@@ -257,7 +259,7 @@ def check_claim(
         score += support(about, held, ignored=named) if bare else 0.0
         holds = bool(reading) and not missing and not contrasted and share >= needed
         check = ClaimCheck(False, window, missing, False, share)
-        ranked.append(_Window(holds, score, needed, check, reading, contrasted, window_lead_in, held))
+        ranked.append(_Window(holds, score, needed, check, reading, contrasted, window_lead_in, held, read_with))
     if not ranked:
         return ClaimCheck(False, "", facts, False, 0.0, "the cited text is empty")
     ranked.sort(key=lambda w: (w.holds, w.score), reverse=True)
@@ -281,8 +283,7 @@ def check_claim(
         reason = "the cited text does not say " + unsaid
     if not reason and (said := said_of_names(claim, stated, best_reading, named)):
         reason = f"the cited text only names them; it does not say {', '.join(said[:4])}"
-    readable = readable_in(context, script_language(best_reading), named) if context else ""
-    if not reason and (bound := bound_elsewhere(facts, f"{readable} {claim}" if readable else worded, best_reading)):
+    if not reason and (bound := bound_elsewhere(facts, top.read_with, best_reading)):
         reason = f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
     if not reason and not across and (doer := done_by_another(claim, best_reading)):
         reason = f"the cited text says {doer[0]} does this, not {doer[1]}"

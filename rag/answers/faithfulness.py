@@ -93,6 +93,11 @@ def holds_phrase(text: str, phrase: str) -> bool:
     return bool(whole) and (whole in held or (bool(bare) and bare in held))
 
 
+def latin_part(text: str) -> str:
+    """``text`` with its runs of Japanese script blanked: what it writes in Latin letters (and digits)."""
+    return _CJK_RUN.sub(" ", text)
+
+
 def content_tokens(text: str) -> set[str]:
     """Content tokens of ``text``: English words (no stop words) and CJK character bigrams.
 
@@ -111,7 +116,7 @@ def content_tokens(text: str) -> set[str]:
     hiragana: set[str] = set()
     for run in _SCRIPT_RUN.findall(text):
         (hiragana if _HIRAGANA_RUN.fullmatch(run) else tokens).update(run_tokens(run))
-    for word in _LATIN_WORD.findall(_CJK_RUN.sub(" ", text)):
+    for word in _LATIN_WORD.findall(latin_part(text)):
         word = word.removesuffix("'s")  # "the bill's enactment" is about the bill
         if word in _STOP_WORDS or (len(word) < 2 and not word.isdigit()):
             continue
