@@ -30,14 +30,17 @@ SHORT_KATAKANA_WORD = 4
 word; longer ones are compounds (ワードスペース, フォントメトリック) and give bigrams."""
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _MARKER = re.compile(r"\[\d+\]")
-_ABBREVIATION = "".join(rf"(?<!\b{a}\.)" for a in ("[A-Za-z]", "No", "vs", "Mr", "Ms", "Dr", "St", "Fig", "Sec", "Art"))
-"""No sentence ends after an initial or a common abbreviation: "H.R. 815", "U.S. Senate", "e.g. the", "No. 5"."""
+_ABBREVIATION = "".join(
+    rf"(?<!(?<![A-Za-z]){a}\.)" for a in ("[A-Za-z]", "pp", "No", "vs", "Mr", "Ms", "Dr", "St", "Fig", "Sec", "Art")
+)
+"""No sentence ends after an initial or a common abbreviation: "H.R. 815", "U.S. Senate", "e.g. the", "No. 5", nor
+after one written straight after Japanese text ("データのp. 70に記載されています", where ``\b`` sees no word start)."""
 JA_FULL_STOP = r"(?<=[\u3040-\u30ff\u3400-\u9fff)）」』][.．])(?=[^\s.．)）」』,，])"
 """A period that ends a Japanese sentence with the next one right after it ("…を禁止する.以下の点に注意.",
 "…確保しない).“行頭行末そろえ”…": manuals typeset in TeX and W3C's jlreq write . and , for 。 and 、)."""
 _SENTENCE_END = re.compile(
     rf"(?<=[。！？!?])\s*|{JA_FULL_STOP}|(?<=[.;]){_ABBREVIATION}\s+(?=[\"'(\[A-Z0-9\u3040-\u9fff])"
-    r"|(?<=\bNo\.)\s+(?=[\"'(\[A-Z\u3040-\u9fff])"  # "No. It is not" ends a sentence, "No. 5" does not
+    r"|(?<=(?<![A-Za-z])No\.)\s+(?=[\"'(\[A-Z\u3040-\u9fff])"  # "No. It is not" ends a sentence, "No. 5" does not
 )
 _LINE_BREAK = re.compile(r"[ \t\u3000]*\n\s*")
 _JA_OPENING = "「『（【〈《"

@@ -1088,3 +1088,18 @@ def test_an_answer_that_only_asks_is_replaced_by_the_evidence() -> None:
     checked = check_answer("データが分断されていないか [1]", question, [Passage(1, rules, rules.text)])
     assert checked.main_claim_failed
     assert [(c.status, c.reason) for c in checked.claims] == [("unsupported", ONLY_ASKS_REASON)]
+
+
+@needs_realdocs
+def test_a_page_number_after_japanese_text_stays_in_its_sentence() -> None:
+    """Asked when the FAQ was updated, the model replied that its update history "is on p. 70". The sentence was cut
+    after "p." (no word start between の and p for an abbreviation to be seen), and its first half, holding no
+    fact, was shown as verified on the table of contents; the page number the contents does not give went unseen."""
+    contents = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "69.◆更新履歴")
+    checked = check_answer(
+        "本FAQの更新履歴は、データのp. 70に記載されています[1]。",
+        "「OSSライセンス関連でよくある誤解」のFAQ資料は、いつ更新された版ですか？",
+        [Passage(1, contents, contents.text)],
+    )
+    assert [claim.sentence for claim in checked.claims] == ["本FAQの更新履歴は、データのp. 70に記載されています。"]
+    assert checked.main_claim_failed and "70" in checked.claims[0].reason
