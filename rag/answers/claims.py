@@ -17,9 +17,10 @@ supported by evidence only when
 - the evidence says something of the claim's names, not only names them: a list entry or a heading that only names
   someone ("Shane Coughlan – LF") does not say what they did (``claim_words.said_of_names``);
 - the one a Japanese claim says does something ("決めるのは…です") is the one the evidence makes the verb's subject
-  (``bindings.done_by_another``);
-- each fact is given there for what the claim says, not for something beside it, and a step the question asks
-  for by its place (the first, the last) is the one the evidence puts there (``rag.answers.bindings``);
+  (``choices.done_by_another``);
+- each fact is given there for what the claim says, not for something beside it (``rag.answers.bindings``), and a
+  step the question asks for by its place (the first, the last), or the alternative it offers, is the one the
+  evidence puts there (``rag.answers.choices``);
 - it is about what the question asks, not only about the setting the question opens with ("Under H.R. 815, if the
   government seizes …, how long …": ``claim_words.asked_unsaid``); a bare answer ("アメリカ") is checked in the
   sentence about its question, and that sentence must be about it (``claim_words.about_elsewhere``).
@@ -43,14 +44,12 @@ from dataclasses import dataclass
 from rag.answers.bindings import (
     about_another,
     bound_elsewhere,
-    chose_elsewhere,
-    done_by_another,
-    ordered_elsewhere,
     paired_respectively,
     row_without_its_subject,
     said_of_sibling,
 )
 from rag.answers.bounds import bound_reversed
+from rag.answers.choices import chose_elsewhere, done_by_another, ordered_elsewhere
 from rag.answers.claim_words import (
     about_elsewhere,
     added_words_unsaid,

@@ -525,7 +525,7 @@ def test_who_a_japanese_claim_says_does_something_is_the_subject_the_evidence_gi
     """Asked who decides whether outside experts are consulted, the model answered "…決めるのは社内の法務部門や社外の
     法律事務所の役割の人だ": the commentary's sentence holds the departments as examples of the experts and makes
     the Open Source Compliance Officer the one who decides. It was shown as verified."""
-    from rag.answers.bindings import done_by_another
+    from rag.answers.choices import done_by_another
 
     chunk = chunk_with("ja_openchain_spec_kaisetsu.pdf", "Open Source Compliance Officer が外部有識者")
     question = (
