@@ -20,7 +20,6 @@ from rag.records import (
     DEFAULT_BASE,
     Answer,
     AnswerEvaluation,
-    BackendReport,
     Chunk,
     ChunkLengthStats,
     ConsistencyReport,
@@ -38,12 +37,12 @@ from rag.records import (
     SyncReport,
     VersionEntry,
 )
+from rag.service.answers import AnswerFacade
 from rag.service.bases import BasesFacade
 from rag.service.quizzes import QuizFacade
 from rag.settings import Settings
 
 if TYPE_CHECKING:
-    from rag.answers.draft import AnswerDraft
     from rag.index.base_engines import BaseEngines
     from rag.index.writer import Index
     from rag.llm.base import LLMBackend
@@ -55,7 +54,7 @@ if TYPE_CHECKING:
 ProgressCallback = Callable[[IndexProgress], None]
 
 
-class RagService(QuizFacade, BasesFacade):
+class RagService(QuizFacade, BasesFacade, AnswerFacade):
     """Everything the product does, behind one object.
 
     Args:
@@ -341,103 +340,6 @@ class RagService(QuizFacade, BasesFacade):
 
         with self.query_log.paused():
             return evaluate_answers(self, path, limit=limit, progress=progress)
-
-    # ---- answers -----------------------------------------------------------------------------------------
-
-    @property
-    def llm(self) -> LLMBackend:
-        with self._lock:
-            if self._llm is None:
-                from rag.llm.selection import select_backend
-
-                self._llm = self._root.llm if self._root is not self else select_backend(self.settings)
-            return self._llm
-
-    def llm_backends(self, *, refresh: bool = False) -> BackendReport:
-        """Every backend's reachability and the one answers use, without loading a model (bounded probes).
-
-        Args:
-            refresh: forget the backend in use, so the next answer selects one again (the sidebar's "re-check").
-
-        Returns:
-            The statuses, and as ``live`` the backend in use, or the one the settings pick (``auto``: the first
-            available) when none has been used yet.
-        """
-        from rag.llm.selection import backend_statuses, live_backend_name
-
-        with self._lock:
-            if refresh:
-                self._llm = None
-            in_use = self._llm
-        statuses = backend_statuses(self.settings)
-        live = in_use.name if in_use is not None else live_backend_name(self.settings, statuses)
-        return BackendReport(tuple(statuses), self.settings.llm_backend, live)
-
-    def prepare_answer(
-        self,
-        question: str,
-        *,
-        filters: SearchFilters | None = None,
-        history: Sequence[tuple[str, str]] = (),
-        bases: Sequence[str] = (),
-    ) -> AnswerDraft:
-        """Search for ``question`` and get its answer ready: hits, basis, passages and evidence, no LLM call yet.
-
-        Args:
-            question: what the user asked.
-            filters: metadata filters for the search.
-            history: earlier ``(question, answer)`` turns of the conversation, oldest first; a follow-up that leans
-                on them ("それは何年？") is searched and answered as rewritten with the previous question.
-            bases: the knowledge bases to answer from (this one when empty); citations name their base.
-
-        Returns:
-            The draft: show ``draft.evidence`` at once, stream ``draft.stream()``, then ``draft.finish()``.
-        """
-        from rag.answers.draft import AnswerDraft
-        from rag.answers.followup import rewrite_followup
-
-        if len(set(bases)) == 1 and bases[0] != self.base_name:
-            return self.base(bases[0]).prepare_answer(question, filters=filters, history=history)
-        started = time.perf_counter()
-        query = rewrite_followup(question, history)
-        hits = self._search(query, bases, dict(filters=filters, contextual=True))
-        searched = self._search_stages()
-        record = lambda answer, timings: self._record("answer", hits, searched + timings, started, answer)
-        return AnswerDraft(
-            self.llm, question, hits, self.settings, query=query, relevance=self.sentence_relevance, on_finish=record
-        )
-
-    def sentence_relevance(self, question: str, sentences: Sequence[str]) -> list[float]:
-        """Cosine of each sentence to ``question`` by the embedding model (how the evidence is read by meaning)."""
-        vectors = self.embedder.embed_passages(list(sentences))
-        return [float(v) for v in vectors @ self.embedder.embed_queries([question])[0]]
-
-    def ask(
-        self,
-        question: str,
-        *,
-        filters: SearchFilters | None = None,
-        history: Sequence[tuple[str, str]] = (),
-        bases: Sequence[str] = (),
-    ) -> Answer:
-        """Search, then answer from the hits with every claim checked (no LLM call when nothing is relevant)."""
-        return self.prepare_answer(question, filters=filters, history=history, bases=bases).finish()
-
-    # ---- pages -------------------------------------------------------------------------------------------
-
-    def render_page(
-        self, source: str, page: int, highlight: str = "", zoom: float = 1.5, *, base: str | None = None
-    ) -> bytes:
-        """PNG of a PDF source's page (or a scanned image's) with ``highlight`` (a verified quote) marked.
-
-        Args:
-            base: the knowledge base of the source (a citation's ``base``); this one when None.
-        """
-        from rag.answers.page_render import render_pdf_page
-
-        if base is not None and base != self.base_name:
-            return self.base(base).render_page(source, page, highlight, zoom)
-        return render_pdf_page(self.index.manifest.path_of(source), page, highlight, zoom)
 
     # ---- monitoring and backups --------------------------------------------------------------------------
 

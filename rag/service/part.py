@@ -1,4 +1,4 @@
-"""What every part of the facade (``quizzes``, ``bases``) may use of the ``RagService`` it is part of."""
+"""What every part of the facade (``quizzes``, ``bases``, ``answers``) may use of the ``RagService`` it is part of."""
 
 from __future__ import annotations
 
