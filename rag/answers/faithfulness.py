@@ -44,6 +44,9 @@ _SENTENCE_END = re.compile(
 )
 _LINE_BREAK = re.compile(r"[ \t\u3000]*\n\s*")
 _JA_OPENING = "「『（【〈《"
+_FIELD_LINE = re.compile(r"[^\s:：、。「」()（）]{1,8}[ \t]*[:：][ \t\u3000]*[^\s:：]")
+"""A line that opens with a field's label ("更新日:2024年5月9日", "場所: トヨタ自動車"): a field of its own, not the
+rest of a wrapped sentence."""
 _JA_OPEN_ENDING = frozenset("をにへやがのとはもで、，")
 """What no Japanese sentence ends with: a particle or a comma ("…その代わりに\\kanjiskip や⏎\\xkanjiskip が…")."""
 _JA_LETTER = re.compile("[\u3041-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff々ー]")
@@ -196,15 +199,17 @@ def _split_lines(text: str) -> list[str]:
     """``text`` cut at its line breaks, except a break inside Japanese text.
 
     A PDF or slide wraps Japanese mid-sentence ("…取\n得する", even "であれ\n\nば、", "主張される者を\n\n「Y」と"): a
-    break with a kana or kanji (or 、) before it and a kana, a kanji or an opening bracket after it joins the lines; a
-    bullet (・) or anything else after it starts anew, unless the line ends in a particle no sentence ends with
+    break with a kana or kanji (or 、) before it and a kana, a kanji or an opening bracket after it joins the lines,
+    unless the next line opens with a field's label and its value ("更新日:2024年5月9日"); a bullet (・), a field or
+    anything else after it starts anew, unless the line ends in a particle no sentence ends with
     ("…その代わりに\\kanjiskip や" goes on with "\\xkanjiskip が挿入されることは禁止していない.").
     """
     pieces: list[str] = []
     start = 0
     for match in _LINE_BREAK.finditer(text):
         before, after = text[match.start() - 1 : match.start()], text[match.end() : match.end() + 1]
-        if (before == "、" or _JA_LETTER.match(before)) and (_JA_LETTER.match(after) or after in _JA_OPENING):
+        joins = _JA_LETTER.match(after) or after in _JA_OPENING
+        if (before == "、" or _JA_LETTER.match(before)) and joins and not _FIELD_LINE.match(text, match.end()):
             continue
         if before in _JA_OPEN_ENDING and after and not is_list_item(text[match.end() :]):
             continue  # a line ending in a particle goes on, whatever starts the next ("\\xkanjiskip が…")

@@ -169,3 +169,14 @@ def test_the_row_of_what_a_question_asks_after_setting_the_scene_is_shown(e5_emb
     assert "| TEE_CipherDoFinal | Yes | Supports AES only. Not tested |" in shown
     # a question of one sentence singles out none of its identifiers: they are all it is about
     assert asked_identifiers("Is TEE_CipherDoFinal covered by mTower's test suite?") == []
+
+
+@needs_realdocs
+def test_a_field_on_its_own_line_is_quoted_alone() -> None:
+    """The license FAQ's title page ends with three fields, one a line: "※提供元:OpenChain Japan WG(FAQ
+    Subgroup)", "※協力 :オープンソースライセンス研究所" and "更新日:2024年5月9日". A break between two kanji read as
+    a sentence a PDF wraps, so the last two were one sentence, and the date was quoted with the name of an institute."""
+    title_page = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "更新日:2024年5月9日")
+    question = "「OSSライセンス関連でよくある誤解」のFAQ資料は、いつ更新された版ですか？"
+    sentences = [e.sentence for _score, e in rank_sentences(question, [Passage(1, title_page, title_page.text)])]
+    assert "更新日:2024年5月9日" in sentences and "※協力 :オープンソースライセンス研究所" in sentences
