@@ -45,8 +45,8 @@ _SENTENCE_END = re.compile(
 _LINE_BREAK = re.compile(r"[ \t\u3000]*\n\s*")
 _JA_OPENING = "「『（【〈《"
 _FIELD_LINE = re.compile(r"[^\s:：、。「」()（）]{1,8}[ \t]*[:：][ \t\u3000]*[^\s:：]")
-"""A line that opens with a field's label ("更新日:2024年5月9日", "場所: トヨタ自動車"): a field of its own, not the
-rest of a wrapped sentence."""
+"""A line that opens with a field's label and its value ("更新日:2024年5月9日", "場所: トヨタ自動車"): a field of its
+own, not the rest of a wrapped sentence. A label alone on its line ("出席者:") heads what follows it."""
 _JA_OPEN_ENDING = frozenset("をにへやがのとはもで、，")
 """What no Japanese sentence ends with: a particle or a comma ("…その代わりに\\kanjiskip や⏎\\xkanjiskip が…")."""
 _JA_LETTER = re.compile("[\u3041-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff々ー]")

@@ -111,10 +111,11 @@ def _written_like(model: Fact, amount: Decimal) -> str:
 # ---- counting a numbered list ------------------------------------------------------------------------------
 
 _ASKS_COUNT = re.compile(
-    r"\bhow many\b(?!\s+(?:more|less|fewer)\b)|いくつ|何(?:個|項目|つ|種類|か条|カ条|ヶ条|箇条|ステップ|段階)",
+    r"\bhow many\b(?!\s+(?:more|less|fewer)\b)|いくつ"
+    r"|何(?:個|項目|つ|種類|か条|カ条|ヶ条|箇条|ステップ|段階|件|人|名|社|回|台|枚|冊|か国|カ国|ヶ国)",
     re.IGNORECASE,
 )
-"""A question that asks how many things there are: "how many check items", "いくつ", "何項目"."""
+"""A question that asks how many things there are: "how many check items", "いくつ", "何項目", "何件", "何人"."""
 _INTRODUCES = re.compile(r"[:：—–]\s*$|以下|次の|下記|\bfollowing\b|\bbelow\b", re.IGNORECASE)
 """A sentence that introduces what comes after it: "…以下が含まれているかをチェックしてみてください。", "as
 follows:"."""

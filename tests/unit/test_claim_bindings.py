@@ -725,6 +725,18 @@ def test_a_true_sentence_that_gives_no_count_does_not_answer_how_many() -> None:
 
 
 @needs_realdocs
+def test_a_japanese_question_asking_how_many_items_wants_a_count() -> None:
+    """The same in Japanese: "何件" (and 何人, 何社, 何回…) asks how many as "いくつ" and "何項目" do. Asked how many
+    agenda items the 2018-06-13 meeting discussed, a sentence naming one of them was verified as the answer."""
+    minutes = chunk_with("ja_openchain_jwg_minutes_20180613.pdf", "場所: トヨタ自動車")
+    question = "2018年6月13日のOpenChain Japan WG会合では、何件の議題が話し合われましたか？"
+    claim = "サプライチェーンにおける問題提起について出席者で議論しました[1]。"
+    checked = check_answer(claim, question, [Passage(1, minutes, minutes.text)])
+    assert checked.main_claim_failed and checked.claims[0].reason == NO_COUNT_REASON
+    assert not count_unsaid("議題は6件でした。", question)
+
+
+@needs_realdocs
 def test_one_or_all_says_how_not_how_many() -> None:
     """Asked how many notes a LinnSequencer disk holds, "One or all tracks may be TRANSPOSED" copied from the brochure
     was shown as the answer: its "One" was read as a count."""
