@@ -8,7 +8,8 @@ one).
 
 A sentence is scored by the words it shares with the question and, when the engine lends its embedding model
 (``SentenceRelevance``), by how close its meaning is: a question asked in English about a Japanese document shares
-no word with the sentence that answers it.
+no word with the sentence that answers it. A sentence giving the kind of value the question asks for (a date, when
+it asks when) weighs more.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from rag.answers.asked_values import asks_when, gives_date
 from rag.answers.citations import QUOTE_MAX_CHARS, Passage, clip_quote
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact
 from rag.answers.faithfulness import (
@@ -72,6 +74,11 @@ A question may set the scene with identifiers before the sentence that asks ("TE
 are partially covered by the test suite. Is TEE_CipherDoFinal covered too?"): the rows of the scene shared more of
 its words, and the row of TEE_CipherDoFinal ("Not tested") was not shown. The identifiers of the asking sentence, less
 those of the scene, single out its row."""
+ASKED_VALUE_BONUS = 0.5
+"""What a sentence or row gains, whatever its weight, for giving the kind of value the question asks for: a date or a
+year when it asks when (``asked_values``). Asked when the license FAQ was updated, its title page's field
+"更新日:2024年5月9日" shares one word with the question, and the five sentences shown were lines naming the FAQ and
+its version, which share most of them."""
 MAX_SCORED_SENTENCES = 32
 """Sentences embedded per question at most; the rest keep their word-overlap score. On the realdocs golden set
 (extractive backend) 32, 48 and 96 picked equally well (accuracy 0.373 each), and time to evidence grows with the
@@ -124,7 +131,8 @@ def _scored_units(
     quarter of their overlap; with ``relevance``, every unit (up to ``MAX_SCORED_SENTENCES``) is also scored by
     meaning in one batch, scaled between the least and most similar unit, and added with ``SEMANTIC_WEIGHT``.
     Titles, questions and near-empty lines count ``TITLE_WEIGHT``; a line holding what the question singles out gains
-    ``SINGLED_OUT_BONUS``; the unit after a question gains part of the question's score (a FAQ's answer).
+    ``SINGLED_OUT_BONUS``, one giving the kind of value it asks for (a date for "when") ``ASKED_VALUE_BONUS``; the
+    unit after a question gains part of the question's score (a FAQ's answer).
     """
     units = [sentence_units(text) for text in texts]
     weights = [[TITLE_WEIGHT if answers_nothing(s) else 1.0 for s, _r in text_units] for text_units in units]
@@ -141,6 +149,7 @@ def _scored_units(
                 meaning = (cosine - low) / spread if spread > 1e-6 else 0.0
                 scores[i][j] += SEMANTIC_WEIGHT * meaning
     quoted, asked = quoted_phrases(question), asked_identifiers(question)
+    when = asks_when(question)
     scored: list[list[tuple[float, str]]] = []
     for text_units, text_scores, text_weights in zip(units, scores, weights, strict=True):
         raw = list(text_scores)
@@ -150,6 +159,8 @@ def _scored_units(
             row = sentence.lstrip().startswith("|")
             if (not row and any(holds_phrase(sentence, phrase) for phrase in quoted)) or _names_any(sentence, asked):
                 text_scores[k] += SINGLED_OUT_BONUS
+            if when and gives_date(sentence):
+                text_scores[k] += ASKED_VALUE_BONUS
         for k, (sentence, _reading) in enumerate(text_units):
             if not is_question(sentence.strip()):
                 continue

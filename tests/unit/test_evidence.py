@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rag.answers.asked_values import asks_when, gives_date
 from rag.answers.citations import Passage
 from rag.answers.evidence import SentenceRelevance, asked_identifiers, evidence_answer, rank_sentences, strongest
 from rag.models.embedding import Embedder
@@ -180,3 +181,17 @@ def test_a_field_on_its_own_line_is_quoted_alone() -> None:
     question = "「OSSライセンス関連でよくある誤解」のFAQ資料は、いつ更新された版ですか？"
     sentences = [e.sentence for _score, e in rank_sentences(question, [Passage(1, title_page, title_page.text)])]
     assert "更新日:2024年5月9日" in sentences and "※協力 :オープンソースライセンス研究所" in sentences
+
+
+@needs_realdocs
+def test_asked_when_the_line_giving_a_date_is_shown(e5_embedder: Embedder) -> None:
+    """Asked when the license FAQ was updated, the five sentences of its title page shown were the lines naming the
+    FAQ and its version, which share the question's words; "更新日:2024年5月9日" shares one. A when-question asks
+    for a date, and a year or a day is what a line must give to answer it."""
+    title_page = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "更新日:2024年5月9日")
+    question = "「OSSライセンス関連でよくある誤解」のFAQ資料は、いつ更新された版ですか？"
+    ranked = rank_sentences(question, [Passage(1, title_page, title_page.text)], _relevance(e5_embedder))
+    assert "更新日:2024年5月9日" in [e.sentence for e in strongest(ranked, 5)]
+    assert asks_when("On what date was Edison's electric lamp patent granted?") and asks_when("何年に署名されましたか")
+    assert not asks_when("When I ship a dual-licensed OSS component as a binary, is it enough to include one?")
+    assert not asks_when("何年間保存しますか") and not gives_date("a 1-time extension of not more than 90 days")

@@ -1,0 +1,45 @@
+"""The kind of value a question asks for, and whether a sentence gives one: asked when a FAQ was updated, the
+sentence that answers is the one holding a date ("更新日:2024年5月9日"), whatever words it shares with the question.
+``rag.answers.evidence`` weighs sentences with it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rag.answers.facts import Fact, facts_of
+
+_EN_WHEN = re.compile(
+    r"(?:^|[.?!;:]\s+|,\s*)when\s+(?:is|was|were|are|did|does|do|will|would|can|could|should|has|have|had|must)\b"
+    r"|\b(?:what|which)\s+(?:year|date|day|month)\b|\bsince when\b|\bhow long ago\b",
+    re.IGNORECASE,
+)
+"""An English question asking for a day or a year: "When was …", "In what year …", "on which date …" (not the "When
+I ship …, is it enough …?" that opens a yes/no question)."""
+_JA_WHEN = re.compile(
+    r"いつ(?!も|でも|か[^らな])|何年(?!間|生|版|分|目|ごと|おき|毎)|何月(?!分)|何日(?!間|分|目)|日付|年月日"
+)
+"""A Japanese question asking for a day or a year: いつ (not いつも, いつでも), 何年 (not 何年間, how many years, nor
+何年ごと, how often), 何月, 何日 (not 何日間), 日付."""
+_YEAR = re.compile(r"(?:1[6-9]|20)\d\d")
+"""A number that reads as a year (1600-2099)."""
+
+
+def asks_when(question: str) -> bool:
+    """Whether ``question`` asks for a day or a year (when something happened or was done)."""
+    return bool(_EN_WHEN.search(question) or _JA_WHEN.search(question))
+
+
+def gives_date(text: str) -> bool:
+    """Whether ``text`` gives a day or a year: a date ("January 27, 1880", 昭和60年), or a year written as such
+    (2024年) or as a bare number of four digits; a length of time ("90 days", "3か月") is none."""
+    return any(_is_date(fact) for fact in facts_of(text))
+
+
+def _is_date(fact: Fact) -> bool:
+    if fact.kind == "date":
+        return True
+    if fact.kind != "number":
+        return False
+    number, _, unit = fact.value.partition(" ")
+    return unit in ("", "year") and bool(_YEAR.fullmatch(number))
