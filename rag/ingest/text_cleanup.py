@@ -4,7 +4,8 @@
   control and zero-width characters removed, whitespace tidied.
 * ``join_wrapped_lines``: undo a PDF's visual line wraps (no space inside Japanese, a space between
   English words, hyphenated wraps de-hyphenated).
-* ``strip_repeated_margins``: drop running headers, footers and page numbers found across pages.
+* ``strip_repeated_margins``: drop page numbers, and running headers and footers found across pages (each kept once,
+  on the first page it is on).
 * ``garbage_ratio``: the share of characters that look like a broken font encoding or mojibake.
 """
 
@@ -184,12 +185,14 @@ def _tracks_page(occurrences: list[tuple[int, str]], needed: int) -> bool:
     return bool(offsets) and offsets.most_common(1)[0][1] >= needed
 
 
-def find_margin_lines(pages: Sequence[Sequence[str]], depth: int = 3) -> list[set[int]]:
+def find_margin_lines(pages: Sequence[Sequence[str]], depth: int = 3, kept: set[str] | None = None) -> list[set[int]]:
     """Indices of running-header/footer and page-number lines on each page.
 
     A running header/footer is a line among the first or last ``depth`` non-empty lines of a page
     that recurs there on most pages (at least 2 and at least 60% of them): either the same text, or
     (among the first/last two lines) the same text up to a number that follows the page number.
+    Each is kept once, on the first page it is on: what it says may be said nowhere else (a survey's
+    footer "2023/4/3-4/28調査" is the only place its dates are given, a header the document's version).
     After those, a page-number-only line among the first/last two remaining lines goes too. When that
     would leave more than half of the pages with text empty, the recurring lines are the pages' content
     (pages that differ only by their number) and only page numbers go.
@@ -197,6 +200,7 @@ def find_margin_lines(pages: Sequence[Sequence[str]], depth: int = 3) -> list[se
     Args:
         pages: each page's lines from top to bottom.
         depth: how many lines at the top and bottom count as margin.
+        kept: the running lines kept on earlier pages (a long PDF read in windows), updated with those kept here.
 
     Returns:
         One set of line indices per page, to be dropped.
@@ -218,13 +222,16 @@ def find_margin_lines(pages: Sequence[Sequence[str]], depth: int = 3) -> list[se
     if len(pages) < 2:
         repeated, running = set(), set()
 
-    drops = _margin_drops(pages, zones, repeated, running)
+    kept = set() if kept is None else kept
+    before = set(kept)
+    drops = _margin_drops(pages, zones, repeated, running, kept)
     emptied = sum(
         1 for lines, drop in zip(pages, drops) if any(line.strip() for line in lines) and _empties(lines, drop)
     )
     if emptied * 2 > sum(1 for lines in pages if any(line.strip() for line in lines)):
         # the "repeated" lines are most pages' whole text (pages that differ only by their number): content
-        drops = _margin_drops(pages, zones, set(), set())
+        kept &= before
+        drops = _margin_drops(pages, zones, set(), set(), kept)
     return drops
 
 
@@ -233,11 +240,19 @@ def _empties(lines: Sequence[str], drop: set[int]) -> bool:
 
 
 def _margin_drops(
-    pages: Sequence[Sequence[str]], zones: list[list[int]], repeated: set[str], running: set[str]
+    pages: Sequence[Sequence[str]], zones: list[list[int]], repeated: set[str], running: set[str], kept: set[str]
 ) -> list[set[int]]:
     drops: list[set[int]] = []
     for lines, zone in zip(pages, zones):
-        drop = {i for i in zone if _exact_key(lines[i]) in repeated or _digit_key(lines[i]) in running}
+        drop: set[int] = set()
+        for i in zone:
+            key = _exact_key(lines[i]) if _exact_key(lines[i]) in repeated else _digit_key(lines[i])
+            if key not in repeated and key not in running:
+                continue
+            if key in kept or is_page_number(lines[i]):
+                drop.add(i)
+            else:
+                kept.add(key)
         left = [i for i, line in enumerate(lines) if line.strip() and i not in drop]
         drop |= {i for i in left[:2] + left[-2:] if is_page_number(lines[i])}
         drops.append(drop)
@@ -245,7 +260,8 @@ def _margin_drops(
 
 
 def strip_repeated_margins(pages: list[str]) -> list[str]:
-    """Remove running headers, footers and page numbers from each page's text.
+    """Remove page numbers, and running headers and footers (but on the first page they are on), from each page's
+    text.
 
     Args:
         pages: one string per page, lines separated by ``\\n`` from top to bottom.

@@ -49,14 +49,22 @@ def test_not_page_numbers(line: str) -> None:
     assert not is_page_number(line)
 
 
-def test_strip_repeated_margins_removes_header_footer_and_numbers() -> None:
+def test_strip_repeated_margins_keeps_header_and_footer_on_the_first_page_only() -> None:
+    # what a running header says (the document's version) may be said nowhere else: it stays once, page numbers go
     pages = [
         f"TEE 内部仕様書 v1.2 社外秘\n第{2 * n + 1}節の本文はここにある。\n内容 {n * 7} 行目\n"
         f"Copyright 2024 Example Corp. | {n + 2} / 6\n- {n} -"
         for n in range(1, 5)
     ]
     cleaned = strip_repeated_margins(pages)
-    for n, page in enumerate(cleaned, start=1):
+    first = [
+        "TEE 内部仕様書 v1.2 社外秘",
+        "第3節の本文はここにある。",
+        "内容 7 行目",
+        "Copyright 2024 Example Corp. | 3 / 6",
+    ]
+    assert cleaned[0] == "\n".join(first)
+    for n, page in enumerate(cleaned[1:], start=2):
         assert page == f"第{2 * n + 1}節の本文はここにある。\n内容 {n * 7} 行目"
 
 

@@ -1,5 +1,5 @@
 """PDF (PyMuPDF), page by page: each page's text lines and tables (as markdown), made into blocks by
-``rag.ingest.parsing.pdf_layout`` (paragraphs, headings, running headers/footers and page numbers removed).
+``rag.ingest.parsing.pdf_layout`` (paragraphs, headings; page numbers removed, running headers/footers kept once).
 
 A PDF of more than ``STREAM_PAGES`` pages is read a window of pages at a time (``PdfStream``). A page is read with OCR
 (``rag.ingest.parsing.ocr``) when it has no text layer, when a little text sits on a page that is mostly images
@@ -320,7 +320,8 @@ class PdfStream:
         pages = _read_pages(doc, self._windows[0], self._reading, settings)
         if not any(p.lines or p.tables for p in pages):
             raise _no_text_error(path, self._reading, settings)
-        strip_margins(pages)
+        self._kept_margins: set[str] = set()  # running headers and footers are kept once in the whole file
+        strip_margins(pages, self._kept_margins)
         self._body_font_size = body_font_size(pages)
         self._first, self._section = blocks_of(pages, self._body_font_size, "")
         self.doc = _document(path, doc, self._first, date)
@@ -341,7 +342,7 @@ class PdfStream:
         with _open(self.path) as doc:
             for window in self._windows[1:]:
                 pages = _read_pages(doc, window, self._reading, self._settings)
-                strip_margins(pages)
+                strip_margins(pages, self._kept_margins)
                 blocks, self._section = blocks_of(pages, self._body_font_size, self._section)
                 self._pages_read += len(window)
                 yield from blocks

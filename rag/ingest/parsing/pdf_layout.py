@@ -1,5 +1,6 @@
 """A PDF page's text lines made into blocks: paragraphs (lines a writer put in blocks of their own joined), headings
-by font size or bold, tables where they stand; running headers and footers dropped (``strip_margins``).
+by font size or bold, tables where they stand; page numbers dropped, running headers and footers kept only on the
+first page they are on (``strip_margins``).
 
 ``rag.ingest.parsing.pdf`` reads each page's lines and tables (or OCRs it); this module knows only the rectangles,
 font sizes and text it found.
@@ -126,9 +127,11 @@ def _page_blocks(page: PageText, body_size: float, section: str) -> tuple[list[B
     return blocks, section
 
 
-def strip_margins(pages: list[PageText]) -> None:
+def strip_margins(pages: list[PageText], kept: set[str] | None = None) -> None:
+    """Drop the pages' page numbers and running headers and footers, each of those kept on the first page it is on
+    (``text_cleanup.find_margin_lines``; ``kept``: those kept on the windows of a long PDF read before)."""
     ordered = [sorted(p.lines, key=lambda line: (round(line.rect.y0), line.rect.x0)) for p in pages]
-    drops = find_margin_lines([[line.text for line in lines] for lines in ordered])
+    drops = find_margin_lines([[line.text for line in lines] for lines in ordered], kept=kept)
     for page, lines, drop in zip(pages, ordered, drops):
         gone = {id(lines[i]) for i in drop}
         page.lines = [line for line in page.lines if id(line) not in gone]
