@@ -106,6 +106,10 @@ _UNITS: tuple[tuple[str, str], ...] = (
 )
 COUNTERS = frozenset({"person", "company", "case", "times", "age", "fold"})
 """Units that say what is counted: a claim's count must meet the same counter in the evidence."""
+SHARE_COUNT = "counted"
+"""The unit of a number given with its share after it, as a chart gives the answers to a question ("37 (100.0%)",
+"8 (21.6%)"): a count of the people, firms or answers the chart counts, whatever counter a claim gives it."""
+_SHARE_AFTER = re.compile(r"\s?[(（]\s?\d[\d.,]*\s?[%％]\s?[)）]")
 _CURRENCY_PREFIX = {"$": "usd", "¥": "jpy", "€": "eur", "£": "gbp"}
 _UNIT_RE = "|".join(f"(?:{pattern})" for pattern, _ in _UNITS)
 _NUMBER = re.compile(
@@ -225,6 +229,8 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Fact]:
             continue  # "1 「…」", "(2) …" or "3.0 Open Source …" at the start of a line numbers an item or a section
         if match["ordinal"]:
             unit = "ordinal"  # 第1回 is the first meeting, not one meeting
+        elif not unit and _SHARE_AFTER.match(text, match.end()):
+            unit = SHARE_COUNT
         facts.append(Fact("number", f"{_canonical(value)} {unit}".strip(), match.group().strip()))
         taken.append(match.span())
     for match in _KANJI_NUMBER.finditer(text):
@@ -235,12 +241,13 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Fact]:
     return facts
 
 
-_LIST_LABEL_TAIL = re.compile(r"[.)）](?!\d)|[ \t]+(?=[「『“\"(（\[A-Z])")
+_LIST_LABEL_TAIL = re.compile(r"[.)）](?!\d)|[ \t]+(?=[「『“\"\[A-Z]|[(（](?![\d.,]+\s*[%％]))")
 
 
 def _is_list_label(text: str, start: int, end: int) -> bool:
     """Whether the number at ``text[start:end]`` numbers a list item: it opens its line (after "(" at most) and a
-    ".", ")" or a space follows it ("1 「…」", "(2) …", "3. …")."""
+    ".", ")" or a space follows it ("1 「…」", "(2) …", "3. …"); not a count with its share after it, as a chart
+    gives it ("37 (100.0%)")."""
     if start > 0 and text[start - 1] in "(（":
         start -= 1
     before = text[:start].rstrip(" \t")
@@ -349,7 +356,9 @@ def fact_found(fact: Fact, evidence_facts: tuple[Fact, ...], evidence_text: str)
             # a bare single digit is everywhere ("1シート" is no evidence of "1MB")
             loose = fact.unit not in COUNTERS and (not fact.unit or not other.unit)
             loose = loose and (fact.unit == other.unit or significant_digits(fact) >= 2)
-            if _same_magnitude(fact.magnitude, other.magnitude) and (loose or fact.unit == other.unit):
+            # a chart's "8 (21.6%)" counts what the claim's "8社" or "8" does
+            counted = other.unit == SHARE_COUNT and (not fact.unit or fact.unit in COUNTERS)
+            if _same_magnitude(fact.magnitude, other.magnitude) and (loose or counted or fact.unit == other.unit):
                 return True
             if fact.kind == "version" and fact.value in other.text:
                 return True

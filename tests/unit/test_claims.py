@@ -261,6 +261,17 @@ def test_a_count_of_cases_is_not_vouched_for_by_an_ordinal_or_another_counter() 
     assert [f.value for f in facts_of("3社")] == ["3 company"]
 
 
+def test_a_count_a_chart_gives_with_its_share_is_a_count_not_a_list_label() -> None:
+    """The 2023 OpenChain survey's chart of listed firms, as OCR reads its page 5, gives "17 (45.9%)" at the start of a
+    line: read as the number of a list item ("1 (a) …"), the 17 firms were in no claim's evidence."""
+    chart = "あなたの組織(会社) は上場していますか\n\n17 (45.9%)\n\n54.1%\n\nはい\n45.9%"
+    assert check_claim("上場している組織は17社(45.9%)です。", chart).supported
+    assert not check_claim("上場している組織は18社(45.9%)です。", chart).supported
+    assert not check_claim("上場している組織は17日(45.9%)です。", chart).supported  # a count, not a length of time
+    assert [f.value for f in facts_of("37 (100.0%)")] == ["37 counted", "100 %"]
+    assert not facts_of("1 (a) the first rule")
+
+
 @needs_realdocs
 def test_a_wrong_count_is_caught_in_japanese() -> None:
     """The line-composition rules define twelve character classes (cl-i to cl-xii), not 2."""
