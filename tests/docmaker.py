@@ -195,12 +195,18 @@ def make_docx(
     *,
     title: str = "",
     created: datetime | None = None,
+    header: str = "",
+    footer: str = "",
 ) -> Path:
-    """Write a DOCX. Items: ``"text"`` a paragraph, ``("h1", "text")`` a heading (h1-h9), a list of rows a table."""
+    """Write a DOCX. Items: ``"text"`` a paragraph, ``("h1", "text")`` a heading (h1-h9), ``("box", "text")`` a
+    paragraph anchoring a text box that holds the text (as Word writes it: a shape, and a VML copy for old readers),
+    a list of rows a table. ``header`` and ``footer``: the running header and footer of the document's section."""
     document = docx.Document()
     for item in content:
         if isinstance(item, str):
             document.add_paragraph(item)
+        elif isinstance(item, tuple) and item[0] == "box":
+            document.add_paragraph()._p.append(_text_box_run(str(item[1])))
         elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) and item[0].startswith("h"):
             document.add_heading(item[1], level=int(item[0][1:]))
         else:
@@ -209,12 +215,40 @@ def make_docx(
             for r, row in enumerate(rows):
                 for c, cell in enumerate(row):
                     table.cell(r, c).text = str(cell)
+    if header:
+        document.sections[0].header.paragraphs[0].text = header
+    if footer:
+        document.sections[0].footer.paragraphs[0].text = footer
     if title:
         document.core_properties.title = title
     if created:
         document.core_properties.created = created
     document.save(str(path))
     return path
+
+
+_BOX_NAMESPACES = (
+    'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
+    'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
+    'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" '
+    'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" '
+    'xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" '
+    'xmlns:v="urn:schemas-microsoft-com:vml"'
+)
+
+
+def _text_box_run(text: str) -> Any:
+    """A run drawing a floating text box holding ``text``, written twice as Word does (``mc:AlternateContent``)."""
+    content = f"<w:txbxContent><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:txbxContent>"
+    xml = (
+        f'<w:r {_BOX_NAMESPACES}><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing>'
+        '<wp:anchor><wp:extent cx="1800000" cy="600000"/><a:graphic>'
+        '<a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape">'
+        f"<wps:wsp><wps:txbx>{content}</wps:txbx></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing>"
+        f"</mc:Choice><mc:Fallback><w:pict><v:rect><v:textbox>{content}</v:textbox></v:rect></w:pict>"
+        "</mc:Fallback></mc:AlternateContent></w:r>"
+    )
+    return docx.oxml.parse_xml(xml)
 
 
 def make_xlsx(path: Path, sheets: Mapping[str, Sequence[Sequence[object]]], *, title: str = "") -> Path:

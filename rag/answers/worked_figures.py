@@ -124,6 +124,8 @@ _ITEM_LABEL = re.compile(r"^\s*(?:([(（])\s*([0-9０-９]{1,2})\s*[)）]|([0-9�
 LEAD_IN_CANDIDATES = 5
 """Evidence sentences, best first, that may introduce the list a count question asks about: as many as an answer
 made of the evidence shows (``draft.FALLBACK_SENTENCES``), so the list counted follows a sentence the reader sees."""
+CALLOUT_CHARS = 30
+"""Longest line, unlabelled, that may stand between a list's lead-in and its first item (a text box's callout)."""
 CLOSED_AFTER_CHARS = 100
 """Text after a list's last item, with no next item in it, for the list to count as ended there (not cut off where
 the passages stop)."""
@@ -180,10 +182,12 @@ def counted_list(
 
 
 def _numbered_items(text: str) -> tuple[str, str] | None:
-    """The first and last labels of the numbered list that ``text`` opens with (its first line labelled 1), when it
-    is numbered without a gap and ends before ``text`` does (another list numbered from 1 may follow); None
-    otherwise. A label repeated at once is the overlap of two chunks, read twice."""
+    """The first and last labels of the numbered list that ``text`` opens with (its first line labelled 1, after a
+    short callout at most), when it is numbered without a gap and ends before ``text`` does (another list numbered
+    from 1 may follow); None otherwise. A label repeated at once is the overlap of two chunks, read twice."""
     lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) > 1 and len(lines[0].strip()) <= CALLOUT_CHARS and _ITEM_LABEL.match(lines[0]) is None:
+        lines = lines[1:]  # a callout drawn beside the lead-in ("これでバッチリ!", a text box) before item 1
     if not lines or (opening := _ITEM_LABEL.match(lines[0])) is None or _value(opening) != 1:
         return None
     style, last, last_label, end, stop = _style(opening), 1, opening.group().strip(), 0, len(lines)

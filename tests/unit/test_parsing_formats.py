@@ -41,6 +41,39 @@ def test_docx_headings_paragraphs_tables_and_date(tmp_path: Path) -> None:
     assert chunks[1].text.split("\n")[2] == "| TEE_Malloc | メモリを確保する | ポインタ |"
 
 
+def test_docx_text_boxes_header_and_footer_are_read_once_where_a_reader_meets_them(tmp_path: Path) -> None:
+    # python-docx's paragraph text leaves out what the paragraph's runs anchor: a callout's text box, and the
+    # header and footer parts; Word writes each box twice (a shape and a VML copy for old readers)
+    path = make_docx(
+        tmp_path / "notice.docx",
+        ["メンテナンスのお知らせです。", ("box", "停止中はVPNに接続できません。"), "作業は22時に始まります。"],
+        header="社内向け資料 第3版",
+        footer="問い合わせ先: 情報システム部 内線1234",
+    )
+    doc, chunks = _chunks(path)
+    assert [b.text for b in doc.blocks] == [
+        "社内向け資料 第3版",
+        "メンテナンスのお知らせです。",
+        "停止中はVPNに接続できません。",
+        "作業は22時に始まります。",
+        "問い合わせ先: 情報システム部 内線1234",
+    ]
+    assert "停止中はVPNに接続できません。" in chunks[0].text
+
+
+@needs_realdocs
+def test_the_pamphlets_speech_bubbles_footnote_and_licence_footer_are_read() -> None:
+    doc = parse_file(REALDOCS / "ja_oss_compliance_pamphlet.docx", SETTINGS)
+    texts = [b.text for b in doc.blocks]
+    assert texts.count("うちの会社の評判がガタ落ちだぁ。") == 1  # a bubble, once though Word writes it twice
+    footnote = "開発者が他者へ著作権を譲渡している場合は、開発者以外の著作権者がライセンスを提示します。"
+    referring = next(i for i, t in enumerate(texts) if t.startswith("近年、OSSは"))  # its footnote mark is here
+    assert footnote in texts[referring + 1 : referring + 3]
+    assert (
+        texts[-1] == "※本ドキュメントは、CC0-1.0(パブリックドメイン)の条件で利用可能です。"
+    )  # the first page's footer
+
+
 def test_xlsx_sheets_as_sections_and_big_tables_split(tmp_path: Path) -> None:
     rows = [["ID", "関数", "登録日", "値"]] + [
         [n, f"TEE_F{n}", datetime(2024, 1, n % 28 + 1), n * 1.0] for n in range(1, 71)

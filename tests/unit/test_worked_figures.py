@@ -139,7 +139,8 @@ def test_the_result_is_written_as_the_figures_are() -> None:
 def test_the_items_of_a_numbered_checklist_are_counted_when_the_model_miscounts(e5_embedder: Embedder) -> None:
     """Asked how many checks the OSS pamphlet's management checklist has, the model answered "3" with items (1) to
     (8) before it (the list runs on into the next chunk). The answer falls back to the evidence, and the engine now
-    counts the list the best evidence sentence introduces, as a computed line."""
+    counts the list the best evidence sentence introduces, as a computed line (past the speech bubble
+    "これでバッチリ!" drawn beside the lead-in)."""
     chunks = chunks_of("ja_oss_compliance_pamphlet.docx")
     opening = next(c for c in chunks if "以下が含まれているかをチェックしてみてください" in c.text)
     rest = next(c for c in chunks if c.chunk_index == opening.chunk_index + 1)
@@ -174,6 +175,10 @@ def test_a_list_is_counted_only_when_numbered_from_one_without_a_gap_and_ended()
     not_from_one = items.replace("(1)", "(0)")
     assert counted_list(question, [], [(1, LEAD, not_from_one + closing)], "en") is None
     assert counted_list(question, [], [(1, "The checks are listed.", items + closing)], "en") is None  # no lead-in
+    callout = counted_list(question, [], [(1, LEAD, "You are all set!\n" + items + closing)], "en")
+    assert callout is not None and callout.sentence.endswith(": 4.")  # a text box's callout before item (1)
+    prose = "Some of them are checked by another department before every release.\n"
+    assert counted_list(question, [], [(1, LEAD, prose + items + closing)], "en") is None  # not the list that follows
     answered = [verified("There are 4 checks.", 1)]
     assert counted_list(question, answered, [(1, LEAD, items + closing)], "en") is None  # the answer gave one
     circled = "\n".join(f"{'①②③'[i]} 項目" for i in range(3))

@@ -22,6 +22,7 @@ from rag.ingest.metadata import iso_date
 from rag.ingest.parsing.pictures import PictureReader
 from rag.ingest.parsing.tabular import render_markdown_table, table_blocks
 from rag.ingest.parsing.word_lists import WordListNumbers
+from rag.ingest.parsing.word_notes import WordNotes, box_texts
 from rag.ingest.text_cleanup import normalize_text
 from rag.records import Block, ParsedDocument
 from rag.settings import Settings
@@ -93,7 +94,8 @@ def _pictures(paragraph: Paragraph, document: Any) -> list[tuple[bytes, float]]:
 def parse_docx(path: Path, date: str, settings: Settings) -> ParsedDocument:
     """Read a DOCX: paragraphs in order, ``Heading N`` / ``Title`` styles as sections, tables as markdown, and a
     picture covering a good part of the page (a pasted scan) read with OCR in its place
-    (``rag.ingest.parsing.pictures``).
+    (``rag.ingest.parsing.pictures``). Text boxes and the footnotes and endnotes a paragraph refers to follow it;
+    the running header comes first and the footer last (``rag.ingest.parsing.word_notes``).
 
     A list paragraph starts with the number or bullet Word prints for it (``rag.ingest.parsing.word_lists``).
 
@@ -113,6 +115,9 @@ def parse_docx(path: Path, date: str, settings: Settings) -> ParsedDocument:
         blocks: list[Block] = []
         section = ""
         numbers = WordListNumbers.of(document)
+        notes = WordNotes(document)
+        # the running header before the body, the footer after it, as a page shows them
+        blocks += [Block(text=text) for t in notes.headers if (text := normalize_text(t))]
         pictures, drawn = PictureReader(path, settings), 0
         first = document.sections[0] if document.sections else None
         page = (first.page_width or 0) * (first.page_height or 0) if first is not None else 0
@@ -125,6 +130,10 @@ def parse_docx(path: Path, date: str, settings: Settings) -> ParsedDocument:
                     blocks.append(Block(text=text, kind="heading", section=section))
                 elif text:
                     blocks.append(Block(text=text, section=section))
+                # what the paragraph's text boxes say, then the notes it refers to, as a reader meets them
+                for aside in [*box_texts(item), *notes.referenced_in(item)]:
+                    if aside_text := normalize_text(aside):
+                        blocks.append(Block(text=aside_text, section=section))
                 for image, area in _pictures(item, document):
                     drawn += 1
                     blocks.extend(
@@ -132,6 +141,7 @@ def parse_docx(path: Path, date: str, settings: Settings) -> ParsedDocument:
                     )
             elif isinstance(item, Table) and (markdown := _docx_table(item)):
                 blocks.append(Block(text=markdown, kind="table", section=section))
+        blocks += [Block(text=text, section=section) for t in notes.footers if (text := normalize_text(t))]
     except XMLSyntaxError as err:
         raise DocumentReadError(
             f"{path.name}: its XML could not be parsed ({err}). A single stretch of text over 10 MB without a "
