@@ -200,13 +200,16 @@ def make_docx(
 ) -> Path:
     """Write a DOCX. Items: ``"text"`` a paragraph, ``("h1", "text")`` a heading (h1-h9), ``("box", "text")`` a
     paragraph anchoring a text box that holds the text (as Word writes it: a shape, and a VML copy for old readers),
-    a list of rows a table. ``header`` and ``footer``: the running header and footer of the document's section."""
+    ``("xml", "<w:p …>")`` a body element as written (declare the ``w`` namespace, ``WORD_NS``), a list of rows a
+    table. ``header`` and ``footer``: the running header and footer of the document's section."""
     document = docx.Document()
     for item in content:
         if isinstance(item, str):
             document.add_paragraph(item)
         elif isinstance(item, tuple) and item[0] == "box":
             document.add_paragraph()._p.append(_text_box_run(str(item[1])))
+        elif isinstance(item, tuple) and item[0] == "xml":
+            document.element.body.sectPr.addprevious(docx.oxml.parse_xml(str(item[1])))
         elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) and item[0].startswith("h"):
             document.add_heading(item[1], level=int(item[0][1:]))
         else:
@@ -227,6 +230,7 @@ def make_docx(
     return path
 
 
+WORD_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 _BOX_NAMESPACES = (
     'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
     'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '

@@ -7,7 +7,17 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from docmaker import API_TABLE, JA_PARAGRAPHS, make_csv, make_docx, make_html, make_json, make_jsonl, make_xlsx
+from docmaker import (
+    API_TABLE,
+    JA_PARAGRAPHS,
+    WORD_NS,
+    make_csv,
+    make_docx,
+    make_html,
+    make_json,
+    make_jsonl,
+    make_xlsx,
+)
 from test_claims import REALDOCS, needs_realdocs
 
 from rag.errors import DocumentReadError
@@ -61,11 +71,45 @@ def test_docx_text_boxes_header_and_footer_are_read_once_where_a_reader_meets_th
     assert "停止中はVPNに接続できません。" in chunks[0].text
 
 
+def test_docx_text_nested_in_tracked_changes_and_content_controls_is_read_and_deleted_text_is_not(
+    tmp_path: Path,
+) -> None:
+    # python-docx reads the runs straight under a paragraph and the paragraphs straight under the body: a reviewer's
+    # tracked insertion, a form's filled-in fields and a cover page's content control were all lost
+    tracked = (
+        f"<w:p {WORD_NS}><w:r><w:t>保守契約の期間は</w:t></w:r>"
+        "<w:del><w:r><w:delText>1年</w:delText></w:r></w:del><w:ins><w:r><w:t>3年</w:t></w:r></w:ins>"
+        "<w:r><w:t>とする。</w:t></w:r></w:p>"
+    )
+    form = (
+        f"<w:p {WORD_NS}><w:r><w:t>担当者: </w:t></w:r>"
+        "<w:sdt><w:sdtContent><w:r><w:t>山田 花子</w:t></w:r></w:sdtContent></w:sdt></w:p>"
+    )
+    cover = (
+        f"<w:sdt {WORD_NS}><w:sdtContent><w:p><w:r><w:t>表紙: 2025年度 保守計画書</w:t></w:r></w:p>"
+        "</w:sdtContent></w:sdt>"
+    )
+    cell = (
+        f"<w:tbl {WORD_NS}><w:tr><w:tc><w:p><w:r><w:t>項目</w:t></w:r></w:p></w:tc>"
+        "<w:tc><w:p><w:r><w:t>値</w:t></w:r></w:p></w:tc></w:tr>"
+        "<w:tr><w:tc><w:p><w:r><w:t>応答時間</w:t></w:r></w:p></w:tc><w:tc><w:sdt><w:sdtContent>"
+        "<w:p><w:r><w:t>4時間以内</w:t></w:r></w:p></w:sdtContent></w:sdt></w:tc></w:tr></w:tbl>"
+    )
+    path = make_docx(tmp_path / "contract.docx", [("xml", cover), ("xml", tracked), ("xml", form), ("xml", cell)])
+    doc = parse_file(path, SETTINGS)
+    assert [b.text for b in doc.blocks] == [
+        "表紙: 2025年度 保守計画書",
+        "保守契約の期間は3年とする。",
+        "担当者: 山田 花子",
+        "| 項目 | 値 |\n| --- | --- |\n| 応答時間 | 4時間以内 |",
+    ]
+
+
 @needs_realdocs
 def test_the_pamphlets_speech_bubbles_footnote_and_licence_footer_are_read() -> None:
     doc = parse_file(REALDOCS / "ja_oss_compliance_pamphlet.docx", SETTINGS)
     texts = [b.text for b in doc.blocks]
-    assert texts.count("うちの会社の評判がガタ落ちだぁ。") == 1  # a bubble, once though Word writes it twice
+    assert texts.count("うちの会社の評判が\nガタ落ちだぁ。") == 1  # a bubble, once though Word writes it twice
     footnote = "開発者が他者へ著作権を譲渡している場合は、開発者以外の著作権者がライセンスを提示します。"
     referring = next(i for i, t in enumerate(texts) if t.startswith("近年、OSSは"))  # its footnote mark is here
     assert footnote in texts[referring + 1 : referring + 3]

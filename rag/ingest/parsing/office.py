@@ -22,7 +22,7 @@ from rag.ingest.metadata import iso_date
 from rag.ingest.parsing.pictures import PictureReader
 from rag.ingest.parsing.tabular import render_markdown_table, table_blocks
 from rag.ingest.parsing.word_lists import WordListNumbers
-from rag.ingest.parsing.word_notes import WordNotes, box_texts
+from rag.ingest.parsing.word_text import WordNotes, body_items, box_texts, cell_text, paragraph_text
 from rag.ingest.text_cleanup import normalize_text
 from rag.records import Block, ParsedDocument
 from rag.settings import Settings
@@ -76,7 +76,7 @@ def _is_heading(paragraph: Paragraph) -> bool:
 
 def _docx_table(table: Table) -> str:
     # a merged cell repeats its text in every grid column it spans, which keeps columns aligned
-    rows = [[cell.text for cell in row.cells] for row in table.rows]
+    rows = [[cell_text(cell) for cell in row.cells] for row in table.rows]
     return render_markdown_table(rows[0], rows[1:]) if rows else ""
 
 
@@ -94,8 +94,9 @@ def _pictures(paragraph: Paragraph, document: Any) -> list[tuple[bytes, float]]:
 def parse_docx(path: Path, date: str, settings: Settings) -> ParsedDocument:
     """Read a DOCX: paragraphs in order, ``Heading N`` / ``Title`` styles as sections, tables as markdown, and a
     picture covering a good part of the page (a pasted scan) read with OCR in its place
-    (``rag.ingest.parsing.pictures``). Text boxes and the footnotes and endnotes a paragraph refers to follow it;
-    the running header comes first and the footer last (``rag.ingest.parsing.word_notes``).
+    (``rag.ingest.parsing.pictures``). Text nested where python-docx does not read it (tracked insertions,
+    content controls) is read; text boxes and the footnotes and endnotes a paragraph refers to follow it; the running
+    header comes first and the footer last (``rag.ingest.parsing.word_text``).
 
     A list paragraph starts with the number or bullet Word prints for it (``rag.ingest.parsing.word_lists``).
 
@@ -121,10 +122,11 @@ def parse_docx(path: Path, date: str, settings: Settings) -> ParsedDocument:
         pictures, drawn = PictureReader(path, settings), 0
         first = document.sections[0] if document.sections else None
         page = (first.page_width or 0) * (first.page_height or 0) if first is not None else 0
-        for item in document.iter_inner_content():
+        for item in body_items(document):
             if isinstance(item, Paragraph):
                 label = numbers.label(item)  # counted even when the paragraph is empty, as Word counts it
-                text = normalize_text(f"{label} {item.text}" if label and item.text.strip() else item.text)
+                own = paragraph_text(item._element)
+                text = normalize_text(f"{label} {own}" if label and own.strip() else own)
                 if text and _is_heading(item):
                     section = text
                     blocks.append(Block(text=text, kind="heading", section=section))
