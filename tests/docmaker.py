@@ -200,8 +200,9 @@ def make_docx(
 ) -> Path:
     """Write a DOCX. Items: ``"text"`` a paragraph, ``("h1", "text")`` a heading (h1-h9), ``("box", "text")`` a
     paragraph anchoring a text box that holds the text (as Word writes it: a shape, and a VML copy for old readers),
-    ``("xml", "<w:p …>")`` a body element as written (declare the ``w`` namespace, ``WORD_NS``), a list of rows a
-    table. ``header`` and ``footer``: the running header and footer of the document's section."""
+    ``("xml", "<w:p …>")`` a body element as written (declare the ``w`` namespace, ``WORD_NS``), ``("chart",
+    ChartSpec(…))`` a paragraph drawing a chart, a list of rows a table. ``header`` and ``footer``: the running
+    header and footer of the document's section."""
     document = docx.Document()
     for item in content:
         if isinstance(item, str):
@@ -210,6 +211,8 @@ def make_docx(
             document.add_paragraph()._p.append(_text_box_run(str(item[1])))
         elif isinstance(item, tuple) and item[0] == "xml":
             document.element.body.sectPr.addprevious(docx.oxml.parse_xml(str(item[1])))
+        elif isinstance(item, tuple) and item[0] == "chart" and isinstance(item[1], ChartSpec):
+            _add_word_chart(document, item[1])
         elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) and item[0].startswith("h"):
             document.add_heading(item[1], level=int(item[0][1:]))
         else:
@@ -231,6 +234,46 @@ def make_docx(
 
 
 WORD_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+
+
+def _add_word_chart(document: Any, spec: ChartSpec) -> None:
+    """A paragraph drawing an inline chart whose part holds ``spec``'s figures (the XML PowerPoint would write)."""
+    from docx.opc.constants import CONTENT_TYPE, RELATIONSHIP_TYPE
+    from docx.opc.packuri import PackURI
+    from docx.opc.part import Part
+    from pptx.chart.xmlwriter import ChartXmlWriter
+
+    xml = ChartXmlWriter(_chart_type(spec), _chart_data(spec)).xml.encode("utf-8")
+    number = sum(1 for rel in document.part.rels.values() if rel.reltype == RELATIONSHIP_TYPE.CHART) + 1
+    part = Part(PackURI(f"/word/charts/chart{number}.xml"), CONTENT_TYPE.DML_CHART, xml, document.part.package)
+    rid = document.part.relate_to(part, RELATIONSHIP_TYPE.CHART)
+    drawing = (
+        f"<w:r {_BOX_NAMESPACES} "
+        'xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" '
+        'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:drawing><wp:inline>'
+        f'<wp:extent cx="3000000" cy="2000000"/><wp:docPr id="{number}" name="Chart {number}"/><a:graphic>'
+        '<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart">'
+        f'<c:chart r:id="{rid}"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>'
+    )
+    document.add_paragraph()._p.append(docx.oxml.parse_xml(drawing))
+
+
+def _chart_data(spec: ChartSpec) -> Any:
+    from pptx.chart.data import CategoryChartData
+
+    data = CategoryChartData(number_format=spec.number_format)
+    data.categories = list(spec.categories)
+    for name, values in spec.series.items():
+        data.add_series(name, list(values))
+    return data
+
+
+def _chart_type(spec: ChartSpec) -> Any:
+    from pptx.enum.chart import XL_CHART_TYPE
+
+    return XL_CHART_TYPE.PIE if spec.pie else XL_CHART_TYPE.COLUMN_CLUSTERED
+
+
 _BOX_NAMESPACES = (
     'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
     'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
@@ -310,13 +353,35 @@ def make_json(path: Path, data: Any) -> Path:
 
 
 @dataclass(frozen=True)
+class ChartSpec:
+    """A chart: its title ("" for none), categories, each series' values, the number format they show them in,
+    bar or pie."""
+
+    title: str
+    categories: Sequence[str]
+    series: Mapping[str, Sequence[float]]
+    number_format: str = "General"
+    pie: bool = False
+
+
+@dataclass(frozen=True)
 class Slide:
-    """One slide: a title, text boxes (each may hold several lines), an optional table, speaker notes."""
+    """One slide: a title, text boxes (each may hold several lines), an optional table and chart, speaker notes."""
 
     title: str = ""
     boxes: Sequence[str] = ()
     table: Sequence[Sequence[str]] | None = None
     notes: str = ""
+    chart: ChartSpec | None = None
+
+
+def _add_chart(slide: Any, spec: ChartSpec, top: int) -> None:
+    from pptx.util import Inches
+
+    chart = slide.shapes.add_chart(_chart_type(spec), Inches(0.6), top, Inches(6), Inches(3), _chart_data(spec)).chart
+    if spec.title:
+        chart.has_title = True
+        chart.chart_title.text_frame.text = spec.title
 
 
 def make_pptx(path: Path, slides: Sequence[Slide], *, title: str = "") -> Path:
@@ -345,6 +410,8 @@ def make_pptx(path: Path, slides: Sequence[Slide], *, title: str = "") -> Path:
             for r, row in enumerate(spec.table):
                 for c, cell in enumerate(row):
                     shape.table.cell(r, c).text = str(cell)
+        if spec.chart:
+            _add_chart(slide, spec.chart, Inches(top + 2))
         if spec.notes:
             slide.notes_slide.notes_text_frame.text = spec.notes
     if title:

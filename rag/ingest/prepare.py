@@ -20,7 +20,7 @@ from rag.ingest.tokenization import Tokenizer
 from rag.records import Chunk, FileOutcome, ParsedDocument
 from rag.settings import Settings
 
-READING_VERSION = 13
+READING_VERSION = 14
 """The version of how files are read into chunks (parsing, cleanup, chunking). Raise it when a change makes a file
 give other chunks: files read by an older version are read again on the next index run, however unchanged, so an
 upgrade's better reading reaches what was indexed before. Vectors of unchanged chunk texts are reused, so a re-read
@@ -33,7 +33,8 @@ OCR. 9: a stopword in capitals ("IT", "AS") is a BM25 token (``rag.ingest.tokeni
 ``<aside>`` notes within its content are read (``rag.ingest.parsing.web``). 11: a PDF's running header or footer is
 kept on the first page it is on (``rag.ingest.text_cleanup.find_margin_lines``). 12: a DOCX's text boxes, footnotes,
 endnotes, header and footer are read (``rag.ingest.parsing.word_text``). 13: so are its tracked insertions and
-content controls."""
+content controls. 14: charts in slides and Word documents are read as the table of figures they plot
+(``rag.ingest.parsing.charts``)."""
 
 
 class IndexedCopy(Protocol):

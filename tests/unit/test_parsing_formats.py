@@ -11,6 +11,7 @@ from docmaker import (
     API_TABLE,
     JA_PARAGRAPHS,
     WORD_NS,
+    ChartSpec,
     make_csv,
     make_docx,
     make_html,
@@ -102,6 +103,17 @@ def test_docx_text_nested_in_tracked_changes_and_content_controls_is_read_and_de
         "保守契約の期間は3年とする。",
         "担当者: 山田 花子",
         "| 項目 | 値 |\n| --- | --- |\n| 応答時間 | 4時間以内 |",
+    ]
+
+
+def test_a_chart_in_a_word_document_is_read_as_its_figures_after_the_paragraph_before_it(tmp_path: Path) -> None:
+    shares = ChartSpec("", ["はい", "いいえ"], {"2023年": [0.459, 0.541]}, number_format="0.0%", pie=True)
+    path = make_docx(tmp_path / "report.docx", ["上場している組織の割合は次のとおり。", ("chart", shares), "以上。"])
+    doc = parse_file(path, SETTINGS)
+    assert [(b.kind, b.text) for b in doc.blocks] == [
+        ("text", "上場している組織の割合は次のとおり。"),
+        ("table", "| col1 | 2023年 |\n| --- | --- |\n| はい | 45.9% |\n| いいえ | 54.1% |"),
+        ("text", "以上。"),
     ]
 
 

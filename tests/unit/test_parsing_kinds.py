@@ -7,11 +7,22 @@ import os
 from pathlib import Path
 
 import pytest
-from docmaker import JA_PARAGRAPHS, Slide, inflate_part, make_docx, make_jsonl, make_pdf, make_pptx, make_xlsx
+from docmaker import (
+    JA_PARAGRAPHS,
+    ChartSpec,
+    Slide,
+    inflate_part,
+    make_docx,
+    make_jsonl,
+    make_pdf,
+    make_pptx,
+    make_xlsx,
+)
 
 from rag.errors import DocumentReadError
 from rag.ingest.chunking import chunk_document
 from rag.ingest.parsing import SUPPORTED_EXTENSIONS, parse_file
+from rag.ingest.parsing.charts import chart_table
 from rag.ingest.text_cleanup import find_margin_lines
 from rag.service import RagService
 from rag.settings import Settings
@@ -39,6 +50,25 @@ def test_pptx_slides_notes_and_tables(tmp_path: Path) -> None:
         ("table", 2, "| 関数 | 説明 |\n| --- | --- |\n| TEE_Malloc | 確保 |\n| TEE_Free | 解放 |"),
     ]
     assert doc.blocks[3].section == "TEE の概要 (notes)"
+
+
+def test_a_slides_chart_is_read_as_the_table_of_figures_it_plots(tmp_path: Path) -> None:
+    # a survey deck's answers are charts: their figures are in the chart's own part, not in any text box
+    listed = ChartSpec("あなたの組織は上場していますか", ["はい", "いいえ"], {"回答数": [17, 20]})
+    shares = ChartSpec("OSSの管理体制", ["ある", "ない"], {"2022年": [0.412, 0.588], "2023年": [0.459, 0.541]},
+                        number_format="0.0%")  # fmt: skip
+    slides = [Slide(title="回答者の属性", chart=listed), Slide(title="管理体制", chart=shares)]
+    doc = parse_file(make_pptx(tmp_path / "survey.pptx", slides), SETTINGS)
+    tables = [(b.page, b.text) for b in doc.blocks if b.kind == "table"]
+    assert chart_table(b"<c:chartSpace") == ""  # a damaged chart part loses the chart, not the deck
+    assert tables == [
+        (1, "| あなたの組織は上場していますか | 回答数 |\n| --- | --- |\n| はい | 17 |\n| いいえ | 20 |"),
+        (
+            2,
+            "| OSSの管理体制 | 2022年 | 2023年 |\n| --- | --- | --- |\n"
+            "| ある | 41.2% | 45.9% |\n| ない | 58.8% | 54.1% |",
+        ),
+    ]
 
 
 def test_pptx_named_zip_is_read_and_picture_only_deck_is_explained(tmp_path: Path) -> None:

@@ -19,10 +19,11 @@ from openpyxl.utils.exceptions import InvalidFileException
 
 from rag.errors import DocumentReadError
 from rag.ingest.metadata import iso_date
+from rag.ingest.parsing.charts import chart_table
 from rag.ingest.parsing.pictures import PictureReader
 from rag.ingest.parsing.tabular import render_markdown_table, table_blocks
 from rag.ingest.parsing.word_lists import WordListNumbers
-from rag.ingest.parsing.word_text import WordNotes, body_items, box_texts, cell_text, paragraph_text
+from rag.ingest.parsing.word_text import WordNotes, body_items, box_texts, cell_text, chart_parts, paragraph_text
 from rag.ingest.text_cleanup import normalize_text
 from rag.records import Block, ParsedDocument
 from rag.settings import Settings
@@ -95,8 +96,9 @@ def parse_docx(path: Path, date: str, settings: Settings) -> ParsedDocument:
     """Read a DOCX: paragraphs in order, ``Heading N`` / ``Title`` styles as sections, tables as markdown, and a
     picture covering a good part of the page (a pasted scan) read with OCR in its place
     (``rag.ingest.parsing.pictures``). Text nested where python-docx does not read it (tracked insertions,
-    content controls) is read; text boxes and the footnotes and endnotes a paragraph refers to follow it; the running
-    header comes first and the footer last (``rag.ingest.parsing.word_text``).
+    content controls) is read; text boxes, the figures of charts (``rag.ingest.parsing.charts``) and the footnotes
+    and endnotes a paragraph refers to follow it; the running header comes first and the footer last
+    (``rag.ingest.parsing.word_text``).
 
     A list paragraph starts with the number or bullet Word prints for it (``rag.ingest.parsing.word_lists``).
 
@@ -136,6 +138,9 @@ def parse_docx(path: Path, date: str, settings: Settings) -> ParsedDocument:
                 for aside in [*box_texts(item), *notes.referenced_in(item)]:
                     if aside_text := normalize_text(aside):
                         blocks.append(Block(text=aside_text, section=section))
+                for chart in chart_parts(item):
+                    if figures := chart_table(chart):
+                        blocks.append(Block(text=figures, kind="table", section=section))
                 for image, area in _pictures(item, document):
                     drawn += 1
                     blocks.extend(

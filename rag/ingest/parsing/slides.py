@@ -1,4 +1,5 @@
-"""PowerPoint (python-pptx): each slide's title, text boxes, tables and speaker notes; the page is the slide number.
+"""PowerPoint (python-pptx): each slide's title, text boxes, tables, charts (as the table of figures they plot,
+``rag.ingest.parsing.charts``) and speaker notes; the page is the slide number.
 
 A picture that covers a good part of its slide (a scanned handout, a screenshot of a table or a form) is read with
 OCR where its shape stands in the slide's reading order (``rag.ingest.parsing.pictures``).
@@ -19,6 +20,7 @@ from pptx.exc import PackageNotFoundError
 
 from rag.errors import DocumentReadError
 from rag.ingest.metadata import iso_date
+from rag.ingest.parsing.charts import chart_table
 from rag.ingest.parsing.pictures import PictureReader
 from rag.ingest.parsing.tabular import render_markdown_table
 from rag.ingest.text_cleanup import normalize_text
@@ -67,6 +69,8 @@ def _slide_blocks(slide: Any, number: int, pictures: PictureReader, slide_area: 
             blocks.extend(
                 pictures.blocks(image, area=area, whole=slide_area, label=label, page=number, section=section)
             )
+        elif getattr(shape, "has_chart", False) and (figures := chart_table(shape.chart_part.blob)):
+            blocks.append(Block(text=figures, kind="table", page=number, section=section))
         elif getattr(shape, "has_table", False):
             rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
             if rows and (markdown := render_markdown_table(rows[0], rows[1:])):
@@ -79,7 +83,7 @@ def _slide_blocks(slide: Any, number: int, pictures: PictureReader, slide_area: 
 
 def parse_pptx(path: Path, date: str, settings: Settings) -> ParsedDocument:
     """Read a PPTX slide by slide: the title is the section, text boxes and large pictures (with OCR) in reading
-    order, tables as markdown, speaker notes last (section ``<title> (notes)``).
+    order, tables and charts' figures as markdown, speaker notes last (section ``<title> (notes)``).
 
     Args:
         path: the file.

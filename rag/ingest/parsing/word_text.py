@@ -6,9 +6,9 @@ tables directly under it. Word nests text deeper, and all of it was lost:
 * inside a paragraph: tracked insertions (``w:ins``), content controls (``w:sdt``, the fields of a form or a
   template), smart tags and simple fields;
 * around paragraphs: content controls holding whole paragraphs or tables (a cover page's title and date);
-* beside them: text boxes (``w:txbxContent``: speech bubbles, callouts), the notes a footnote or endnote reference
-  points to, and the running header and footer parts. A pamphlet said its licence only in its first page's footer
-  and gave the case where someone else holds the copyright only in a footnote.
+* beside them: text boxes (``w:txbxContent``: speech bubbles, callouts), charts' parts, the notes a footnote or
+  endnote reference points to, and the running header and footer parts. A pamphlet said its licence only in its
+  first page's footer and gave the case where someone else holds the copyright only in a footnote.
 
 Deleted text (``w:del``, ``w:moveFrom``) is not read. Word writes a text box twice, as a DrawingML shape and as a VML
 copy for old readers (``mc:Fallback``): only the first is read.
@@ -34,6 +34,14 @@ _BOXES = etree.XPath(".//w:txbxContent[not(ancestor::mc:Fallback)]", namespaces=
 _NOTE_REFERENCES = etree.XPath(
     ".//w:footnoteReference[not(ancestor::mc:Fallback)] | .//w:endnoteReference[not(ancestor::mc:Fallback)]",
     namespaces=_NS,
+)
+_CHARTS = etree.XPath(
+    ".//c:chart[not(ancestor::mc:Fallback)]/@r:id",
+    namespaces={
+        **_NS,
+        "c": "http://schemas.openxmlformats.org/drawingml/2006/chart",
+        "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+    },
 )
 _STOPS = {f"{{{_W}}}txbxContent", f"{{{_W}}}del", f"{{{_W}}}moveFrom", f"{{{_NS['mc']}}}Fallback"}
 """Elements whose text is not the paragraph's own: a text box's (read on its own), deleted text, a VML copy."""
@@ -94,6 +102,12 @@ def box_texts(paragraph: Paragraph) -> list[str]:
     for box in _BOXES(paragraph._element):
         texts += [text for p in box.iterchildren(f"{{{_W}}}p") if (text := paragraph_text(p).strip())]
     return texts
+
+
+def chart_parts(paragraph: Paragraph) -> list[bytes]:
+    """The XML of each chart drawn in ``paragraph`` (``rag.ingest.parsing.charts`` reads its figures)."""
+    related = paragraph.part.related_parts
+    return [related[rid].blob for rid in _CHARTS(paragraph._element) if rid in related]
 
 
 class WordNotes:
