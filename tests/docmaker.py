@@ -201,7 +201,8 @@ def make_docx(
     """Write a DOCX. Items: ``"text"`` a paragraph, ``("h1", "text")`` a heading (h1-h9), ``("box", "text")`` a
     paragraph anchoring a text box that holds the text (as Word writes it: a shape, and a VML copy for old readers),
     ``("xml", "<w:p …>")`` a body element as written (declare the ``w`` namespace, ``WORD_NS``), ``("chart",
-    ChartSpec(…))`` a paragraph drawing a chart, a list of rows a table. ``header`` and ``footer``: the running
+    ChartSpec(…))`` a paragraph drawing a chart, ``("smartart", [nodes])`` one drawing a SmartArt graphic, a list of
+    rows a table. ``header`` and ``footer``: the running
     header and footer of the document's section."""
     document = docx.Document()
     for item in content:
@@ -213,6 +214,8 @@ def make_docx(
             document.element.body.sectPr.addprevious(docx.oxml.parse_xml(str(item[1])))
         elif isinstance(item, tuple) and item[0] == "chart" and isinstance(item[1], ChartSpec):
             _add_word_chart(document, item[1])
+        elif isinstance(item, tuple) and item[0] == "smartart":
+            _add_word_smartart(document, list(item[1]))
         elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) and item[0].startswith("h"):
             document.add_heading(item[1], level=int(item[0][1:]))
         else:
@@ -254,6 +257,24 @@ def _add_word_chart(document: Any, spec: ChartSpec) -> None:
         f'<wp:extent cx="3000000" cy="2000000"/><wp:docPr id="{number}" name="Chart {number}"/><a:graphic>'
         '<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart">'
         f'<c:chart r:id="{rid}"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>'
+    )
+    document.add_paragraph()._p.append(docx.oxml.parse_xml(drawing))
+
+
+def _add_word_smartart(document: Any, nodes: Sequence[str]) -> None:
+    from docx.opc.constants import CONTENT_TYPE, RELATIONSHIP_TYPE
+    from docx.opc.packuri import PackURI
+    from docx.opc.part import Part
+
+    number = sum(1 for rel in document.part.rels.values() if rel.reltype == RELATIONSHIP_TYPE.DIAGRAM_DATA) + 1
+    name = PackURI(f"/word/diagrams/data{number}.xml")
+    part = Part(name, CONTENT_TYPE.DML_DIAGRAM_DATA, smartart_data(nodes), document.part.package)
+    rid = document.part.relate_to(part, RELATIONSHIP_TYPE.DIAGRAM_DATA)
+    drawing = (
+        f'<w:r {_BOX_NAMESPACES}><w:drawing><wp:inline><wp:extent cx="5000000" cy="1500000"/>'
+        f'<wp:docPr id="{50 + number}" name="Diagram {number}"/><a:graphic>'
+        f'<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram">{smartart_ids(rid)}'
+        "</a:graphicData></a:graphic></wp:inline></w:drawing></w:r>"
     )
     document.add_paragraph()._p.append(docx.oxml.parse_xml(drawing))
 
@@ -366,13 +387,15 @@ class ChartSpec:
 
 @dataclass(frozen=True)
 class Slide:
-    """One slide: a title, text boxes (each may hold several lines), an optional table and chart, speaker notes."""
+    """One slide: a title, text boxes (each may hold several lines), an optional table and chart, the nodes of a
+    SmartArt graphic, speaker notes."""
 
     title: str = ""
     boxes: Sequence[str] = ()
     table: Sequence[Sequence[str]] | None = None
     notes: str = ""
     chart: ChartSpec | None = None
+    smartart: Sequence[str] = ()
 
 
 def _add_chart(slide: Any, spec: ChartSpec, top: int) -> None:
@@ -382,6 +405,51 @@ def _add_chart(slide: Any, spec: ChartSpec, top: int) -> None:
     if spec.title:
         chart.has_title = True
         chart.chart_title.text_frame.text = spec.title
+
+
+_DGM_NAMESPACES = (
+    'xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" '
+    'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" '
+    'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"'
+)
+
+
+def smartart_data(nodes: Sequence[str]) -> bytes:
+    """A SmartArt data part (``dgm:dataModel``) holding ``nodes``, with the document point and the connector points
+    (whose text is not the graphic's) that PowerPoint writes beside them."""
+    points = ['<dgm:pt modelId="0" type="doc"><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p/></dgm:t></dgm:pt>']
+    for n, text in enumerate(nodes, start=1):
+        points.append(f'<dgm:pt modelId="{n}"><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:lstStyle/>'
+                      f"<a:p><a:r><a:rPr/><a:t>{text}</a:t></a:r></a:p></dgm:t></dgm:pt>")  # fmt: skip
+        points.append(f'<dgm:pt modelId="{100 + n}" type="parTrans"><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/>'
+                      "<a:p><a:r><a:t>connector</a:t></a:r></a:p></dgm:t></dgm:pt>")  # fmt: skip
+    xml = f"<dgm:dataModel {_DGM_NAMESPACES}><dgm:ptLst>{''.join(points)}</dgm:ptLst><dgm:cxnLst/></dgm:dataModel>"
+    return xml.encode("utf-8")
+
+
+def smartart_ids(rid: str) -> str:
+    """The ``dgm:relIds`` element a graphic frame or a Word drawing holds for a SmartArt graphic."""
+    return f'<dgm:relIds {_DGM_NAMESPACES} r:dm="{rid}" r:lo="" r:qs="" r:cs=""/>'
+
+
+def _add_slide_smartart(slide: Any, nodes: Sequence[str]) -> None:
+    from pptx.opc.constants import CONTENT_TYPE, RELATIONSHIP_TYPE
+    from pptx.opc.package import Part
+    from pptx.opc.packuri import PackURI
+    from pptx.oxml import parse_xml
+
+    name = PackURI(f"/ppt/diagrams/data{slide.slide_id}.xml")
+    part = Part(name, CONTENT_TYPE.DML_DIAGRAM_DATA, slide.part.package, smartart_data(nodes))
+    rid = slide.part.relate_to(part, RELATIONSHIP_TYPE.DIAGRAM_DATA)
+    frame = (
+        '<p:graphicFrame xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" '
+        'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><p:nvGraphicFramePr>'
+        '<p:cNvPr id="90" name="Diagram 1"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>'
+        '<p:xfrm><a:off x="457200" y="4800000"/><a:ext cx="8000000" cy="1500000"/></p:xfrm><a:graphic>'
+        f'<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram">{smartart_ids(rid)}'
+        "</a:graphicData></a:graphic></p:graphicFrame>"
+    )
+    slide.shapes._spTree.append(parse_xml(frame))
 
 
 def make_pptx(path: Path, slides: Sequence[Slide], *, title: str = "") -> Path:
@@ -412,6 +480,8 @@ def make_pptx(path: Path, slides: Sequence[Slide], *, title: str = "") -> Path:
                     shape.table.cell(r, c).text = str(cell)
         if spec.chart:
             _add_chart(slide, spec.chart, Inches(top + 2))
+        if spec.smartart:
+            _add_slide_smartart(slide, spec.smartart)
         if spec.notes:
             slide.notes_slide.notes_text_frame.text = spec.notes
     if title:

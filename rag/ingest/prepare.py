@@ -20,7 +20,7 @@ from rag.ingest.tokenization import Tokenizer
 from rag.records import Chunk, FileOutcome, ParsedDocument
 from rag.settings import Settings
 
-READING_VERSION = 14
+READING_VERSION = 15
 """The version of how files are read into chunks (parsing, cleanup, chunking). Raise it when a change makes a file
 give other chunks: files read by an older version are read again on the next index run, however unchanged, so an
 upgrade's better reading reaches what was indexed before. Vectors of unchanged chunk texts are reused, so a re-read
@@ -34,7 +34,7 @@ OCR. 9: a stopword in capitals ("IT", "AS") is a BM25 token (``rag.ingest.tokeni
 kept on the first page it is on (``rag.ingest.text_cleanup.find_margin_lines``). 12: a DOCX's text boxes, footnotes,
 endnotes, header and footer are read (``rag.ingest.parsing.word_text``). 13: so are its tracked insertions and
 content controls. 14: charts in slides and Word documents are read as the table of figures they plot
-(``rag.ingest.parsing.charts``)."""
+(``rag.ingest.parsing.charts``). 15: so is SmartArt, as its nodes' text (``rag.ingest.parsing.diagrams``)."""
 
 
 class IndexedCopy(Protocol):

@@ -117,6 +117,14 @@ def test_a_chart_in_a_word_document_is_read_as_its_figures_after_the_paragraph_b
     ]
 
 
+def test_smartart_in_a_word_document_is_read_as_its_nodes(tmp_path: Path) -> None:
+    path = make_docx(tmp_path / "flow.docx", ["申請の流れは次のとおり。", ("smartart", ["申請書の提出", "部長の審査"])])
+    assert [b.text for b in parse_file(path, SETTINGS).blocks] == [
+        "申請の流れは次のとおり。",
+        "申請書の提出\n部長の審査",
+    ]
+
+
 @needs_realdocs
 def test_the_pamphlets_speech_bubbles_footnote_and_licence_footer_are_read() -> None:
     doc = parse_file(REALDOCS / "ja_oss_compliance_pamphlet.docx", SETTINGS)

@@ -71,6 +71,21 @@ def test_a_slides_chart_is_read_as_the_table_of_figures_it_plots(tmp_path: Path)
     ]
 
 
+def test_a_slides_smartart_is_read_as_its_nodes(tmp_path: Path) -> None:
+    # a process flow drawn as SmartArt keeps its text in a data part the slide only points to
+    slides = [
+        Slide(
+            title="申請の流れ", boxes=["所要日数は5営業日です。"], smartart=["申請書の提出", "部長の審査", "承認と通知"]
+        )
+    ]
+    doc = parse_file(make_pptx(tmp_path / "flow.pptx", slides), SETTINGS)
+    assert [(b.kind, b.text) for b in doc.blocks] == [
+        ("heading", "申請の流れ"),
+        ("text", "所要日数は5営業日です。"),
+        ("text", "申請書の提出\n部長の審査\n承認と通知"),  # the nodes, not the connectors between them
+    ]
+
+
 def test_pptx_named_zip_is_read_and_picture_only_deck_is_explained(tmp_path: Path) -> None:
     renamed = make_pptx(tmp_path / "deck.pptx", [Slide(title="見出し", boxes=["本文です。"])]).rename(
         tmp_path / "d.zip"

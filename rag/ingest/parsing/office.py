@@ -20,6 +20,7 @@ from openpyxl.utils.exceptions import InvalidFileException
 from rag.errors import DocumentReadError
 from rag.ingest.metadata import iso_date
 from rag.ingest.parsing.charts import chart_table
+from rag.ingest.parsing.diagrams import diagram_texts
 from rag.ingest.parsing.pictures import PictureReader
 from rag.ingest.parsing.tabular import render_markdown_table, table_blocks
 from rag.ingest.parsing.word_lists import WordListNumbers
@@ -96,9 +97,9 @@ def parse_docx(path: Path, date: str, settings: Settings) -> ParsedDocument:
     """Read a DOCX: paragraphs in order, ``Heading N`` / ``Title`` styles as sections, tables as markdown, and a
     picture covering a good part of the page (a pasted scan) read with OCR in its place
     (``rag.ingest.parsing.pictures``). Text nested where python-docx does not read it (tracked insertions,
-    content controls) is read; text boxes, the figures of charts (``rag.ingest.parsing.charts``) and the footnotes
-    and endnotes a paragraph refers to follow it; the running header comes first and the footer last
-    (``rag.ingest.parsing.word_text``).
+    content controls) is read; text boxes, the figures of charts (``rag.ingest.parsing.charts``), the nodes of
+    SmartArt (``rag.ingest.parsing.diagrams``) and the footnotes and endnotes a paragraph refers to follow it; the
+    running header comes first and the footer last (``rag.ingest.parsing.word_text``).
 
     A list paragraph starts with the number or bullet Word prints for it (``rag.ingest.parsing.word_lists``).
 
@@ -119,6 +120,11 @@ def parse_docx(path: Path, date: str, settings: Settings) -> ParsedDocument:
         section = ""
         numbers = WordListNumbers.of(document)
         notes = WordNotes(document)
+
+        def related_blob(rid: str) -> bytes | None:  # a SmartArt graphic's data part
+            related = document.part.related_parts
+            return bytes(related[rid].blob) if rid in related else None
+
         # the running header before the body, the footer after it, as a page shows them
         blocks += [Block(text=text) for t in notes.headers if (text := normalize_text(t))]
         pictures, drawn = PictureReader(path, settings), 0
@@ -141,6 +147,7 @@ def parse_docx(path: Path, date: str, settings: Settings) -> ParsedDocument:
                 for chart in chart_parts(item):
                     if figures := chart_table(chart):
                         blocks.append(Block(text=figures, kind="table", section=section))
+                blocks += [Block(text=t, section=section) for t in diagram_texts(item._element, related_blob)]
                 for image, area in _pictures(item, document):
                     drawn += 1
                     blocks.extend(

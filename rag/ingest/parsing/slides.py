@@ -1,5 +1,6 @@
 """PowerPoint (python-pptx): each slide's title, text boxes, tables, charts (as the table of figures they plot,
-``rag.ingest.parsing.charts``) and speaker notes; the page is the slide number.
+``rag.ingest.parsing.charts``), SmartArt (``rag.ingest.parsing.diagrams``) and speaker notes; the page is the slide
+number.
 
 A picture that covers a good part of its slide (a scanned handout, a screenshot of a table or a form) is read with
 OCR where its shape stands in the slide's reading order (``rag.ingest.parsing.pictures``).
@@ -21,6 +22,7 @@ from pptx.exc import PackageNotFoundError
 from rag.errors import DocumentReadError
 from rag.ingest.metadata import iso_date
 from rag.ingest.parsing.charts import chart_table
+from rag.ingest.parsing.diagrams import diagram_texts
 from rag.ingest.parsing.pictures import PictureReader
 from rag.ingest.parsing.tabular import render_markdown_table
 from rag.ingest.text_cleanup import normalize_text
@@ -58,6 +60,13 @@ def _slide_blocks(slide: Any, number: int, pictures: PictureReader, slide_area: 
     title = _shape_text(title_shape) if title_shape is not None and title_shape.has_text_frame else ""
     section = title.replace("\n", " ") or f"Slide {number}"
     blocks = [Block(text=section, kind="heading", page=number, section=section)] if title else []
+
+    def parts(rid: str) -> bytes | None:  # a SmartArt graphic's data part
+        try:
+            return bytes(slide.part.related_part(rid).blob)
+        except KeyError:
+            return None
+
     for shape in _shapes_in_reading_order(slide.shapes):
         if title_shape is not None and shape.shape_id == title_shape.shape_id:
             continue
@@ -75,6 +84,8 @@ def _slide_blocks(slide: Any, number: int, pictures: PictureReader, slide_area: 
             rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
             if rows and (markdown := render_markdown_table(rows[0], rows[1:])):
                 blocks.append(Block(text=markdown, kind="table", page=number, section=section))
+        else:
+            blocks += [Block(text=t, page=number, section=section) for t in diagram_texts(shape.element, parts)]
     if slide.has_notes_slide and (frame := slide.notes_slide.notes_text_frame) is not None:
         if notes := normalize_text(frame.text):
             blocks.append(Block(text=notes, page=number, section=f"{section} (notes)"))
