@@ -244,9 +244,8 @@ def _add_word_chart(document: Any, spec: ChartSpec) -> None:
     from docx.opc.constants import CONTENT_TYPE, RELATIONSHIP_TYPE
     from docx.opc.packuri import PackURI
     from docx.opc.part import Part
-    from pptx.chart.xmlwriter import ChartXmlWriter
 
-    xml = ChartXmlWriter(_chart_type(spec), _chart_data(spec)).xml.encode("utf-8")
+    xml = chart_xml(spec)
     number = sum(1 for rel in document.part.rels.values() if rel.reltype == RELATIONSHIP_TYPE.CHART) + 1
     part = Part(PackURI(f"/word/charts/chart{number}.xml"), CONTENT_TYPE.DML_CHART, xml, document.part.package)
     rid = document.part.relate_to(part, RELATIONSHIP_TYPE.CHART)
@@ -279,7 +278,21 @@ def _add_word_smartart(document: Any, nodes: Sequence[str]) -> None:
     document.add_paragraph()._p.append(docx.oxml.parse_xml(drawing))
 
 
-def _chart_data(spec: ChartSpec) -> Any:
+def chart_xml(spec: ChartSpec) -> bytes:
+    """The chart part Office saves for ``spec``: its figures cached beside their cell ranges, its title if any."""
+    from pptx.chart.xmlwriter import ChartXmlWriter
+
+    xml = ChartXmlWriter(_chart_type(spec), chart_data(spec)).xml
+    if spec.title:
+        title = (
+            f"<c:title><c:tx><c:rich><a:bodyPr/><a:p><a:r><a:t>{spec.title}</a:t></a:r></a:p></c:rich></c:tx></c:title>"
+        )
+        xml = xml.replace("<c:chart>", f"<c:chart>{title}", 1)
+    return xml.encode("utf-8")
+
+
+def chart_data(spec: ChartSpec) -> Any:
+    """``spec``'s figures as python-pptx chart data (its ``ChartXmlWriter`` writes the part Office would)."""
     from pptx.chart.data import CategoryChartData
 
     data = CategoryChartData(number_format=spec.number_format)
@@ -401,7 +414,7 @@ class Slide:
 def _add_chart(slide: Any, spec: ChartSpec, top: int) -> None:
     from pptx.util import Inches
 
-    chart = slide.shapes.add_chart(_chart_type(spec), Inches(0.6), top, Inches(6), Inches(3), _chart_data(spec)).chart
+    chart = slide.shapes.add_chart(_chart_type(spec), Inches(0.6), top, Inches(6), Inches(3), chart_data(spec)).chart
     if spec.title:
         chart.has_title = True
         chart.chart_title.text_frame.text = spec.title

@@ -20,21 +20,22 @@ from rag.ingest.tokenization import Tokenizer
 from rag.records import Chunk, FileOutcome, ParsedDocument
 from rag.settings import Settings
 
-READING_VERSION = 15
-"""The version of how files are read into chunks (parsing, cleanup, chunking). Raise it when a change makes a file
-give other chunks: files read by an older version are read again on the next index run, however unchanged, so an
+READING_VERSION = 16
+"""The version of how files are read into chunks (parsing, cleanup, chunking). Raise it when a change makes a file give
+other chunks: files read by an older version are read again on the next index run, however unchanged, so an
 upgrade's better reading reaches what was indexed before. Vectors of unchanged chunk texts are reused, so a re-read
-costs reading, not embedding. 2: a PDF's bulleted lines go on across blocks. 3: so do paragraphs whose first line
-is indented. 4: a Q&A layout's large answer (はい, いいえ) and labels (Question, Answer) are no headings, so an
-answer stays in the chunk of its question. 5: every chunk keeps its document's title
-(``rag.ingest.chunking.DOC_TITLE``). 6: OCR reads the lines of a skewed scan as Tesseract finds
-them. 7: OCR parts two long columns at a narrow gutter. 8: large pictures in slides and Word documents are read with
-OCR. 9: a stopword in capitals ("IT", "AS") is a BM25 token (``rag.ingest.tokenization``). 10: an HTML page's
-``<aside>`` notes within its content are read (``rag.ingest.parsing.web``). 11: a PDF's running header or footer is
-kept on the first page it is on (``rag.ingest.text_cleanup.find_margin_lines``). 12: a DOCX's text boxes, footnotes,
-endnotes, header and footer are read (``rag.ingest.parsing.word_text``). 13: so are its tracked insertions and
-content controls. 14: charts in slides and Word documents are read as the table of figures they plot
-(``rag.ingest.parsing.charts``). 15: so is SmartArt, as its nodes' text (``rag.ingest.parsing.diagrams``)."""
+costs reading, not embedding. 2: a PDF's bulleted lines go on across blocks. 3: so do paragraphs whose first line is
+indented. 4: a Q&A layout's large answer (はい, いいえ) and labels (Question, Answer) are no headings, so an answer
+stays in the chunk of its question. 5: every chunk keeps its document's title (``rag.ingest.chunking.DOC_TITLE``). 6:
+OCR reads the lines of a skewed scan as Tesseract finds them. 7: OCR parts two long columns at a narrow gutter. 8: large
+pictures in slides and Word documents are read with OCR. 9: a stopword in capitals ("IT", "AS") is a BM25 token
+(``rag.ingest.tokenization``). 10: an HTML page's ``<aside>`` notes within its content are read
+(``rag.ingest.parsing.web``). 11: a PDF's running header or footer is kept on the first page it is on
+(``rag.ingest.text_cleanup.find_margin_lines``). 12: a DOCX's text boxes, footnotes, endnotes, header and footer are
+read (``rag.ingest.parsing.word_text``). 13: so are its tracked insertions and content controls. 14: charts in
+slides and Word documents are read as the table of figures they plot (``rag.ingest.parsing.charts``). 15: so is
+SmartArt, as its nodes' text (``rag.ingest.parsing.diagrams``). 16: an Excel sheet's text boxes, charts, large
+pictures (with OCR) and cell comments are read (``rag.ingest.parsing.sheet_overlays``)."""
 
 
 class IndexedCopy(Protocol):

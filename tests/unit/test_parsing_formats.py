@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zipfile
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -12,6 +13,8 @@ from docmaker import (
     JA_PARAGRAPHS,
     WORD_NS,
     ChartSpec,
+    chart_xml,
+    inflate_part,
     make_csv,
     make_docx,
     make_html,
@@ -136,6 +139,58 @@ def test_the_pamphlets_speech_bubbles_footnote_and_licence_footer_are_read() -> 
     assert (
         texts[-1] == "※本ドキュメントは、CC0-1.0(パブリックドメイン)の条件で利用可能です。"
     )  # the first page's footer
+
+
+_TEXT_BOX_ANCHOR = (
+    '<xdr:twoCellAnchor xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" '
+    'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><xdr:from><xdr:col>4</xdr:col><xdr:colOff>0'
+    "</xdr:colOff><xdr:row>0</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:from><xdr:to><xdr:col>8</xdr:col><xdr:colOff>0"
+    '</xdr:colOff><xdr:row>3</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:to><xdr:sp macro="" textlink="">'
+    '<xdr:nvSpPr><xdr:cNvPr id="9" name="TextBox 1"/><xdr:cNvSpPr txBox="1"/></xdr:nvSpPr><xdr:spPr/><xdr:txBody>'
+    "<a:bodyPr/><a:p><a:r><a:t>注意: 金額は税抜きです。</a:t></a:r></a:p></xdr:txBody></xdr:sp><xdr:clientData/>"
+    "</xdr:twoCellAnchor>"
+)
+
+
+def test_xlsx_text_boxes_charts_and_cell_comments_are_read(tmp_path: Path) -> None:
+    # openpyxl reads cells, not what a sheet draws over them nor (read-only) the comments on them
+    import openpyxl
+    from openpyxl.chart import BarChart, Reference
+    from openpyxl.comments import Comment
+
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    sheet.title = "見積"
+    for row in (["品目", "金額"], ["センサー", 120], ["ゲートウェイ", 900]):
+        sheet.append(row)
+    sheet["B3"].comment = Comment("仕入先の値上げで来月から950になる", "佐藤")
+    chart = BarChart()
+    chart.title = "品目別の金額"
+    chart.add_data(Reference(sheet, min_col=2, min_row=1, max_row=3), titles_from_data=True)
+    chart.set_categories(Reference(sheet, min_col=1, min_row=2, max_row=3))
+    sheet.add_chart(chart, "D5")
+    path = tmp_path / "quote.xlsx"
+    workbook.save(str(path))
+    with zipfile.ZipFile(path) as package:
+        drawing = package.read("xl/drawings/drawing1.xml").decode()
+    inflate_part(path, "xl/drawings/drawing1.xml", drawing.replace("</wsDr>", _TEXT_BOX_ANCHOR + "</wsDr>").encode())
+    # Excel saves the figures a chart last showed in its part; openpyxl writes only the cell ranges
+    figures = ChartSpec("品目別の金額", ["センサー", "ゲートウェイ"], {"金額": [120, 900]})
+    inflate_part(path, "xl/charts/chart1.xml", chart_xml(figures))
+    doc = parse_file(path, SETTINGS)
+    assert [(b.kind, b.text) for b in doc.blocks][2:] == [
+        ("text", "注意: 金額は税抜きです。"),  # anchored at row 1, above the chart at row 5
+        ("table", "| 品目別の金額 | 金額 |\n| --- | --- |\n| センサー | 120 |\n| ゲートウェイ | 900 |"),
+        ("text", "B3 (900): 仕入先の値上げで来月から950になる"),
+    ]
+
+
+@needs_realdocs
+def test_the_training_workbooks_cell_comments_are_read_with_their_cells() -> None:
+    doc = parse_file(REALDOCS / "ja_oss_training_case_analysis.xlsx", SETTINGS)
+    assert "N5 (法務向け教育): 小泉 悟:\n事前に質問を受け付けており、それに回答する形の講義形式です" in [
+        b.text for b in doc.blocks
+    ]
 
 
 def test_xlsx_sheets_as_sections_and_big_tables_split(tmp_path: Path) -> None:

@@ -277,6 +277,33 @@ def test_a_slide_of_a_scanned_page_is_read_with_ocr_and_a_logo_is_not(tmp_path: 
     assert "ACME" not in _text(doc)
 
 
+def test_a_screenshot_pasted_into_a_sheet_is_read_with_ocr_and_a_logo_is_not(
+    tmp_path: Path, ocr_settings: Settings
+) -> None:
+    """An evidence workbook is rows of steps with a screenshot pasted beside each: openpyxl reads cells only, so
+    the screenshots' text was lost, and a sheet of screenshots alone was left out as empty."""
+    import openpyxl
+    from openpyxl.drawing.image import Image
+
+    _page_image(EN_LINES).save(str(tmp_path / "screen.png"))
+    _page_image(("ACME",)).save(str(tmp_path / "logo.png"))
+    workbook = openpyxl.Workbook()
+    steps = workbook.active
+    steps.title = "手順"
+    steps.append(["手順", "結果"])
+    steps.append(["鍵を生成する", "成功"])
+    logo = Image(str(tmp_path / "logo.png"))
+    logo.width, logo.height = 40, 40
+    steps.add_image(logo, "D1")
+    screens = workbook.create_sheet("画面")
+    screens.add_image(Image(str(tmp_path / "screen.png")), "A1")
+    workbook.save(str(tmp_path / "evidence.xlsx"))
+    doc = parse_file(tmp_path / "evidence.xlsx", ocr_settings)
+    read = [b.section for b in doc.blocks if "signing key inside the enclave" in b.text]
+    assert read == ["画面"]
+    assert "1 picture read with OCR" in doc.warnings and "ACME" not in _text(doc)
+
+
 def test_a_scan_pasted_into_a_word_document_is_read_where_it_stands(tmp_path: Path, ocr_settings: Settings) -> None:
     """A scanned memo pasted into Word between two paragraphs was lost (a document of pasted scans alone was
     refused: "contains no text"). A picture covering a good part of the page is read with OCR in its place; a

@@ -263,7 +263,7 @@ def _dispatch(kind: str, path: Path, settings: Settings, date: str) -> ParsedDoc
             from rag.ingest.parsing.slides import parse_pptx
 
             return parse_pptx(path, date, settings)
-        return parse_docx(path, date, settings) if kind == "docx" else parse_xlsx(path, date)
+        return parse_docx(path, date, settings) if kind == "docx" else parse_xlsx(path, date, settings)
     from rag.ingest.parsing.plain import decode_text, parse_markdown, parse_text
 
     try:

@@ -14,29 +14,28 @@ from typing import Any
 
 from lxml import etree
 
+from rag.ingest.parsing.package_xml import NS, part_xml
 from rag.ingest.parsing.tabular import render_markdown_table
 from rag.ingest.text_cleanup import normalize_text
 
-_C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
-_NS = {"c": _C, "a": "http://schemas.openxmlformats.org/drawingml/2006/main"}
-_TITLE = etree.XPath("c:chart/c:title//a:t", namespaces=_NS)
+_C = NS["c"]
+_TITLE = etree.XPath("c:chart/c:title//a:t", namespaces=NS)
 _PLOTS = etree.XPath("c:chart/c:plotArea/*[substring(local-name(), string-length(local-name()) - 4) = 'Chart']",
-                     namespaces=_NS)  # fmt: skip
-_AXIS_TITLE = etree.XPath("c:chart/c:plotArea/c:catAx/c:title//a:t", namespaces=_NS)
-_SERIES_NAME = etree.XPath("c:tx//c:v | c:tx//a:t", namespaces=_NS)
-_CATEGORIES = etree.XPath("c:cat | c:xVal", namespaces=_NS)
-_VALUES = etree.XPath("c:val | c:yVal", namespaces=_NS)
-_POINTS = etree.XPath(".//c:pt", namespaces=_NS)
-_FORMAT = etree.XPath(".//c:formatCode", namespaces=_NS)
+                     namespaces=NS)  # fmt: skip
+_AXIS_TITLE = etree.XPath("c:chart/c:plotArea/c:catAx/c:title//a:t", namespaces=NS)
+_SERIES_NAME = etree.XPath("c:tx//c:v | c:tx//a:t", namespaces=NS)
+_CATEGORIES = etree.XPath("c:cat | c:xVal", namespaces=NS)
+_VALUES = etree.XPath("c:val | c:yVal", namespaces=NS)
+_POINTS = etree.XPath(".//c:pt", namespaces=NS)
+_FORMAT = etree.XPath(".//c:formatCode", namespaces=NS)
 
 
 def chart_table(chart_xml: bytes) -> str:
     """The figures of the chart whose part is ``chart_xml`` as a markdown table ("" when it plots none): the title
     (else the category axis's) heads the category column, each series names a column. A chart part that is not
     XML gives "": the rest of the document is still read."""
-    try:
-        root = etree.fromstring(chart_xml)
-    except etree.XMLSyntaxError:
+    root = part_xml(chart_xml)
+    if root is None:
         return ""
     title = _joined(_TITLE(root)) or _joined(_AXIS_TITLE(root))
     columns: list[tuple[str, dict[int, str]]] = []

@@ -12,18 +12,13 @@ from typing import Any
 
 from lxml import etree
 
+from rag.ingest.parsing.package_xml import NS, part_xml
 from rag.ingest.text_cleanup import normalize_text
 
-_DGM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
-_NS = {
-    "dgm": _DGM,
-    "a": "http://schemas.openxmlformats.org/drawingml/2006/main",
-    "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
-}
-_DATA_IDS = etree.XPath(".//dgm:relIds/@r:dm", namespaces=_NS)
-_NODES = etree.XPath("dgm:ptLst/dgm:pt[not(@type) or @type = 'node']", namespaces=_NS)
-_PARAGRAPHS = etree.XPath("dgm:t/a:p", namespaces=_NS)
-_RUNS = etree.XPath(".//a:t", namespaces=_NS)
+_DATA_IDS = etree.XPath(".//dgm:relIds/@r:dm", namespaces=NS)
+_NODES = etree.XPath("dgm:ptLst/dgm:pt[not(@type) or @type = 'node']", namespaces=NS)
+_PARAGRAPHS = etree.XPath("dgm:t/a:p", namespaces=NS)
+_RUNS = etree.XPath(".//a:t", namespaces=NS)
 
 
 def diagram_texts(element: Any, data_part: Callable[[str], bytes | None]) -> list[str]:
@@ -38,9 +33,8 @@ def diagram_texts(element: Any, data_part: Callable[[str], bytes | None]) -> lis
 
 
 def _nodes_text(blob: bytes) -> str:
-    try:
-        model = etree.fromstring(blob)
-    except etree.XMLSyntaxError:
+    model = part_xml(blob)
+    if model is None:
         return ""  # a damaged part loses the graphic, not the document
     lines = []
     for node in _NODES(model):

@@ -15,6 +15,7 @@ from docx.opc.exceptions import PackageNotFoundError
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 from lxml.etree import XMLSyntaxError
+from openpyxl.utils.cell import coordinate_to_tuple
 from openpyxl.utils.exceptions import InvalidFileException
 
 from rag.errors import DocumentReadError
@@ -22,7 +23,8 @@ from rag.ingest.metadata import iso_date
 from rag.ingest.parsing.charts import chart_table
 from rag.ingest.parsing.diagrams import diagram_texts
 from rag.ingest.parsing.pictures import PictureReader
-from rag.ingest.parsing.tabular import render_markdown_table, table_blocks
+from rag.ingest.parsing.sheet_overlays import A4_EMU_AREA, Drawing, sheet_comments, sheet_drawings
+from rag.ingest.parsing.tabular import format_cell, render_markdown_table, table_blocks
 from rag.ingest.parsing.word_lists import WordListNumbers
 from rag.ingest.parsing.word_text import WordNotes, body_items, box_texts, cell_text, chart_parts, paragraph_text
 from rag.ingest.text_cleanup import normalize_text
@@ -178,8 +180,11 @@ def parse_docx(path: Path, date: str, settings: Settings) -> ParsedDocument:
     )
 
 
-def parse_xlsx(path: Path, date: str) -> ParsedDocument:
-    """Read an XLSX: each sheet's used rows as table blocks (first non-empty row is the header).
+def parse_xlsx(path: Path, date: str, settings: Settings) -> ParsedDocument:
+    """Read an XLSX: each sheet's used rows as table blocks (first non-empty row is the header), then what the sheet
+    holds over its cells (``rag.ingest.parsing.sheet_overlays``): text boxes as text, charts as the table of their
+    figures and a picture covering an eighth of an A4 page or more (a pasted screenshot) read with OCR, top to
+    bottom; then each cell comment with its cell ("C5 (講義形式): …").
 
     Cached formula results are read (``data_only``); the sheet name becomes the section.
 
@@ -188,7 +193,8 @@ def parse_xlsx(path: Path, date: str) -> ParsedDocument:
     """
     try:
         # a file object, not the path: openpyxl refuses names not ending in .xlsx (sniffed files may differ)
-        workbook = openpyxl.load_workbook(io.BytesIO(path.read_bytes()), read_only=True, data_only=True)
+        data = path.read_bytes()
+        workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except OSError as err:
         raise DocumentReadError(f"{path.name} could not be read ({err}).") from err
     except _READ_ERRORS as err:
@@ -196,21 +202,54 @@ def parse_xlsx(path: Path, date: str) -> ParsedDocument:
             f"{path.name} is not a readable Excel workbook ({type(err).__name__}: {err}). "
             "Open it in Excel and save it again as .xlsx."
         ) from err
+    pictures = PictureReader(path, settings)
     try:
+        with zipfile.ZipFile(io.BytesIO(data)) as package:  # openpyxl opened it: a sound package
+            drawings, comments = sheet_drawings(package), sheet_comments(package)
         props = workbook.properties
         doc_date = iso_date(props.created) or iso_date(props.modified) or date
         blocks: list[Block] = []
         for sheet in workbook.worksheets:
-            rows = [list(r) for r in sheet.iter_rows(values_only=True)]
-            rows = [r for r in rows if any(v is not None and str(v).strip() for v in r)]
-            if not rows:
-                continue
+            grid = [list(r) for r in sheet.iter_rows(values_only=True)]
+            rows = [r for r in grid if any(v is not None and str(v).strip() for v in r)]
             name = normalize_text(sheet.title)
+            drawn, commented = drawings.get(name, []), comments.get(name, [])
+            if not rows and not drawn and not commented:
+                continue
             blocks.append(Block(text=name, kind="heading", section=name))
-            blocks.extend(table_blocks(rows[0], rows[1:], section=name))
+            if rows:
+                blocks.extend(table_blocks(rows[0], rows[1:], section=name))
+            blocks.extend(_drawing_blocks(drawn, name, pictures))
+            blocks.extend(Block(text=_comment_line(ref, text, grid), section=name) for ref, text in commented)
         title = normalize_text(props.title or "")
     finally:
         workbook.close()
-    if not any(b.kind == "table" for b in blocks):
-        raise DocumentReadError(f"{path.name}: every sheet is empty. Add data to the workbook and try again.")
-    return ParsedDocument(blocks=tuple(blocks), title=title, date=doc_date)
+    if not any(b.kind != "heading" for b in blocks):
+        missing = f" ({pictures.missing})" if pictures.missing else ""
+        raise DocumentReadError(f"{path.name}: every sheet is empty{missing}. Add data to the workbook and try again.")
+    return ParsedDocument(blocks=tuple(blocks), title=title, date=doc_date, warnings=pictures.warnings())
+
+
+def _comment_line(ref: str, comment: str, grid: list[list[Any]]) -> str:
+    """A cell comment with the cell it is on and what the cell holds: "C5 (講義形式): 小泉 悟: 事前に…"."""
+    try:
+        row, column = coordinate_to_tuple(ref)
+        value = grid[row - 1][column - 1] if row <= len(grid) and column <= len(grid[row - 1]) else None
+    except (ValueError, TypeError):
+        value = None
+    shown = normalize_text(format_cell(value)) if value is not None else ""
+    return f"{ref} ({shown}): {comment}" if shown else f"{ref}: {comment}"
+
+
+def _drawing_blocks(drawings: list[Drawing], sheet: str, pictures: PictureReader) -> list[Block]:
+    """The blocks of what a sheet draws, in the order given: text boxes, charts' figures, pictures' OCR."""
+    blocks: list[Block] = []
+    for n, drawing in enumerate(drawings, start=1):
+        if drawing.text:
+            blocks.append(Block(text=drawing.text, section=sheet))
+        elif drawing.table:
+            blocks.append(Block(text=drawing.table, kind="table", section=sheet))
+        elif drawing.picture:
+            label = f"sheet {sheet}, picture {n}"
+            blocks += pictures.blocks(drawing.picture, area=drawing.area, whole=A4_EMU_AREA, label=label, section=sheet)
+    return blocks

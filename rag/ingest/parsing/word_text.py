@@ -23,27 +23,21 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 from lxml import etree
 
-_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-_NS = {"w": _W, "mc": "http://schemas.openxmlformats.org/markup-compatibility/2006"}
+from rag.ingest.parsing.package_xml import NS, part_xml
+
+_W = NS["w"]
 _REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
 _ID = f"{{{_W}}}id"
 _TYPE = f"{{{_W}}}type"
 
-_TEXT_PIECES = etree.XPath(".//w:t | .//w:tab | .//w:br | .//w:cr | .//w:noBreakHyphen", namespaces=_NS)
-_BOXES = etree.XPath(".//w:txbxContent[not(ancestor::mc:Fallback)]", namespaces=_NS)
+_TEXT_PIECES = etree.XPath(".//w:t | .//w:tab | .//w:br | .//w:cr | .//w:noBreakHyphen", namespaces=NS)
+_BOXES = etree.XPath(".//w:txbxContent[not(ancestor::mc:Fallback)]", namespaces=NS)
 _NOTE_REFERENCES = etree.XPath(
     ".//w:footnoteReference[not(ancestor::mc:Fallback)] | .//w:endnoteReference[not(ancestor::mc:Fallback)]",
-    namespaces=_NS,
+    namespaces=NS,
 )
-_CHARTS = etree.XPath(
-    ".//c:chart[not(ancestor::mc:Fallback)]/@r:id",
-    namespaces={
-        **_NS,
-        "c": "http://schemas.openxmlformats.org/drawingml/2006/chart",
-        "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
-    },
-)
-_STOPS = {f"{{{_W}}}txbxContent", f"{{{_W}}}del", f"{{{_W}}}moveFrom", f"{{{_NS['mc']}}}Fallback"}
+_CHARTS = etree.XPath(".//c:chart[not(ancestor::mc:Fallback)]/@r:id", namespaces=NS)
+_STOPS = {f"{{{_W}}}txbxContent", f"{{{_W}}}del", f"{{{_W}}}moveFrom", f"{{{NS['mc']}}}Fallback"}
 """Elements whose text is not the paragraph's own: a text box's (read on its own), deleted text, a VML copy."""
 _WRAPPERS = {f"{{{_W}}}sdt", f"{{{_W}}}sdtContent", f"{{{_W}}}customXml"}
 """Elements that wrap paragraphs and tables without being either (content controls, custom XML)."""
@@ -122,11 +116,14 @@ class WordNotes:
             if rel.is_external:
                 continue
             kind = rel.reltype.removeprefix(_REL)
+            root = _element(rel.target_part) if kind in ("footnotes", "endnotes", "header", "footer") else None
+            if root is None:
+                continue
             if kind in ("footnotes", "endnotes"):
-                self._read_notes(kind[:-1], _element(rel.target_part))
-            elif kind in ("header", "footer"):
+                self._read_notes(kind[:-1], root)
+            else:
                 texts = self.headers if kind == "header" else self.footers
-                texts += [t for t in _paragraph_texts(_element(rel.target_part)) if t not in texts]
+                texts += [t for t in _paragraph_texts(root) if t not in texts]
 
     def referenced_in(self, paragraph: Paragraph) -> list[str]:
         """The text of each footnote and endnote ``paragraph`` refers to, in the order it refers to them."""
@@ -144,15 +141,16 @@ class WordNotes:
 
 
 def _element(part: Any) -> Any:
-    """A package part's XML root: python-docx parses header and footer parts; notes parts it keeps as bytes."""
+    """A package part's XML root (None when it is not XML): python-docx parses header and footer parts; notes parts
+    it keeps as bytes."""
     element = getattr(part, "element", None)
-    return element if element is not None else etree.fromstring(part.blob)
+    return element if element is not None else part_xml(part.blob)
 
 
 def _paragraph_texts(root: Any) -> Iterator[str]:
     """Each non-empty paragraph's text under ``root``, text boxes' paragraphs included, in document order."""
     for p in root.iter(f"{{{_W}}}p"):
-        if any(node.tag == f"{{{_NS['mc']}}}Fallback" for node in p.iterancestors()):
+        if any(node.tag == f"{{{NS['mc']}}}Fallback" for node in p.iterancestors()):
             continue
         if text := paragraph_text(p).strip():
             yield text
