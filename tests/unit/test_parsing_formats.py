@@ -193,6 +193,57 @@ def test_the_training_workbooks_cell_comments_are_read_with_their_cells() -> Non
     ]
 
 
+def _saved_mail(path: Path, *, html: str = "", attachment: str = "") -> Path:
+    """A message as a Japanese mail client saves it: subject and body in ISO-2022-JP, an HTML alternative."""
+    from email.message import EmailMessage
+
+    message = EmailMessage()
+    message["Subject"] = "保守契約の更新について"
+    message["From"] = "佐藤 <sato@example.co.jp>"
+    message["To"] = "yamada@example.co.jp"
+    message["Date"] = "Tue, 14 May 2024 10:20:00 +0900"
+    message.set_content(
+        "山田様\n\n保守契約は2025年3月末で満了します。\n更新の要否を4月10日までにご連絡ください。\n",
+        charset="iso-2022-jp",
+    )
+    if html:
+        message.add_alternative(html, subtype="html")
+    if attachment:
+        message.add_attachment(b"%PDF-1.4", maintype="application", subtype="pdf", filename=attachment)
+    path.write_bytes(message.as_bytes())
+    return path
+
+
+def test_a_saved_email_is_read_with_its_subject_headers_text_and_attachment_names(tmp_path: Path) -> None:
+    # mail was refused ("save it as PDF or text"), though a thread is where a decision is often written down
+    path = _saved_mail(tmp_path / "renewal.eml", html="<p>HTMLの版</p>", attachment="見積書.pdf")
+    doc = parse_file(path, SETTINGS)
+    assert doc.title == "保守契約の更新について" and doc.date == "2024-05-14"
+    assert [b.text for b in doc.blocks] == [
+        "保守契約の更新について",
+        "From: 佐藤 <sato@example.co.jp>\nTo: yamada@example.co.jp\nDate: Tue, 14 May 2024 10:20:00 +0900",
+        "山田様",
+        "保守契約は2025年3月末で満了します。\n更新の要否を4月10日までにご連絡ください。",  # plain, not the HTML
+        "Attachments: 見積書.pdf",
+    ]
+    assert {b.section for b in doc.blocks} == {"保守契約の更新について"}
+
+
+def test_an_html_only_email_is_read_and_a_file_that_is_no_email_is_explained(tmp_path: Path) -> None:
+    from email.message import EmailMessage
+
+    message = EmailMessage()
+    message["Subject"] = "Release notes"
+    message["From"] = "build@example.com"
+    message.set_content("<html><body><h1>v2.1</h1><p>The timeout is now 30 seconds.</p></body></html>", subtype="html")
+    (tmp_path / "notes.eml").write_bytes(message.as_bytes())
+    doc = parse_file(tmp_path / "notes.eml", SETTINGS)
+    assert "The timeout is now 30 seconds." in [b.text for b in doc.blocks]
+    (tmp_path / "memo.eml").write_text("just a memo, no headers\n", encoding="utf-8")
+    with pytest.raises(DocumentReadError, match="not an e-mail"):
+        parse_file(tmp_path / "memo.eml", SETTINGS)
+
+
 def test_xlsx_sheets_as_sections_and_big_tables_split(tmp_path: Path) -> None:
     rows = [["ID", "関数", "登録日", "値"]] + [
         [n, f"TEE_F{n}", datetime(2024, 1, n % 28 + 1), n * 1.0] for n in range(1, 71)

@@ -279,6 +279,10 @@ def _dispatch(kind: str, path: Path, settings: Settings, date: str) -> ParsedDoc
         return parse_markdown(data, path.name, date)
     if kind == "text":
         return parse_text(data, path.name, date)
+    if kind == "email":
+        from rag.ingest.parsing.email_message import parse_eml
+
+        return parse_eml(data, path.name, date)
     text = decode_text(data, path.name)
     if kind == "csv":
         from rag.ingest.parsing.tabular import parse_csv

@@ -34,6 +34,7 @@ _KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("jsonl", "JSON Lines", (".jsonl", ".ndjson")),
     ("markdown", "Markdown", (".md", ".markdown")),
     ("text", "plain text and chat exports", (".txt", ".text", ".log")),
+    ("email", "e-mail", (".eml",)),
     ("image", "scanned images, read with OCR", IMAGE_EXTENSIONS),
 )
 
@@ -54,8 +55,8 @@ _ADVICE: dict[str, str] = {
     ".odp": "OpenDocument slides: save them as .pptx",
     ".pages": "Apple Pages: export it as Word or PDF", ".numbers": "Apple Numbers: export it as Excel",
     ".key": "Apple Keynote: export it as PowerPoint or PDF",
-    ".epub": "an e-book: convert it to PDF or HTML", ".eml": "an e-mail: save it as PDF or text",
-    ".msg": "an Outlook e-mail: save it as PDF or text",
+    ".epub": "an e-book: convert it to PDF or HTML",
+    ".msg": "an Outlook e-mail: save it as .eml (or as PDF or text)",
     ".webp": _IMAGE, ".heic": _IMAGE, ".heif": _IMAGE, ".avif": _IMAGE,
     ".zip": _ARCHIVE, ".7z": _ARCHIVE, ".rar": _ARCHIVE, ".gz": _ARCHIVE, ".tar": _ARCHIVE,
 }  # fmt: skip

@@ -97,10 +97,11 @@ def _page_date(soup: BeautifulSoup) -> str:
     return iso_date(str(time_tag.get("datetime"))) if isinstance(time_tag, Tag) else ""
 
 
-def parse_html(data: bytes, name: str, date: str) -> ParsedDocument:
+def parse_html(data: bytes | str, name: str, date: str) -> ParsedDocument:
     """Read an HTML page; script, style, navigation, footers and hidden elements are dropped.
 
-    The declared ``<meta charset>`` decides the encoding (BeautifulSoup's detection otherwise).
+    The declared ``<meta charset>`` decides the encoding of bytes (BeautifulSoup's detection otherwise); text
+    already decoded (an e-mail's HTML part) is read as it is.
 
     Raises:
         DocumentReadError: the page has no readable text.
