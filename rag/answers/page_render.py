@@ -12,6 +12,7 @@ from pathlib import Path
 import pymupdf
 
 from rag.errors import DocumentReadError
+from rag.ingest.parsing.images import open_image
 from rag.ingest.parsing.kinds import IMAGE_EXTENSIONS
 
 _MIN_FRAGMENT = 4
@@ -41,7 +42,7 @@ def render_pdf_page(path: Path, page: int, highlight: str = "", zoom: float = 1.
     if not 0 < zoom <= 8:
         raise ValueError(f"zoom={zoom}; allowed: a number in (0, 8]")
     try:
-        doc = pymupdf.open(path)
+        doc = open_image(path) if path.suffix.lower() in IMAGE_EXTENSIONS else pymupdf.open(path)
     except (RuntimeError, OSError) as err:  # pymupdf's FileDataError and EmptyFileError are RuntimeErrors
         raise DocumentReadError(f"Cannot open {path} to show its page: {err}. Re-index the source.") from err
     if not doc.is_pdf and path.suffix.lower() in IMAGE_EXTENSIONS:  # a scanned image: its frames are its pages

@@ -71,7 +71,7 @@ def test_a_cut_short_image_is_refused_with_advice(tmp_path: Path) -> None:
         parse_file(path, SETTINGS)
 
 
-@pytest.mark.parametrize("name", ["image.webp", "script.py", "archive.zip", "noext"])
+@pytest.mark.parametrize("name", ["photo.heic", "script.py", "archive.zip", "noext"])
 def test_unsupported_kinds_list_supported_ones(tmp_path: Path, name: str) -> None:
     path = tmp_path / name
     path.write_bytes(b"PK\x03\x04" + os.urandom(64) if name.endswith(".zip") else b"print('hello')\n")

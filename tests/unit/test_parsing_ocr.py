@@ -245,6 +245,26 @@ def test_a_scanned_image_is_searchable_and_its_page_shown(
     assert shown[0].rect.width > 100
 
 
+def test_a_webp_screenshot_is_searchable_and_its_page_shown(
+    tmp_path: Path, settings: Settings, minilm_embedder: object
+) -> None:
+    """Browsers and phones save screenshots as WebP (AVIF too), which MuPDF does not open: they were refused ("save
+    it as PNG or JPEG"). Pillow makes them PNG first; a WebP picture pasted into a slide is read the same way."""
+    from PIL import Image
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    scan = _page_image(EN_LINES)
+    Image.frombytes("L", (scan.width, scan.height), scan.samples).save(folder / "screen.webp", quality=90)
+    service = RagService(settings, embedder=minilm_embedder)  # type: ignore[arg-type]
+    report = service.index_paths([folder])
+    assert [(f.source, f.status, f.ocr_pages) for f in report.files] == [("docs/screen.webp", "indexed", (1,))]
+    hit = service.search("signing key enclave", top_k=1)[0]
+    assert (hit.chunk.source, hit.chunk.page) == ("docs/screen.webp", 1)
+    shown = pymupdf.open("png", service.render_page("docs/screen.webp", 1))
+    assert shown[0].rect.width > 100
+
+
 def test_an_image_named_csv_is_read_as_an_image(tmp_path: Path, ocr_settings: Settings) -> None:
     _page_image(EN_LINES).save(str(tmp_path / "export.csv"), output="png")
     doc = parse_file(tmp_path / "export.csv", ocr_settings)

@@ -57,7 +57,8 @@ def sniff_kind(path: Path, head: bytes) -> str:
         return "zip"
     if head.startswith(_OLE):
         return "ole"
-    if head.startswith(_IMAGE_MAGIC) or (head.startswith(b"BM") and path.suffix.lower() == ".bmp"):
+    webp_or_avif = (head[:4] == b"RIFF" and head[8:12] == b"WEBP") or head[4:12] in (b"ftypavif", b"ftypavis")
+    if head.startswith(_IMAGE_MAGIC) or webp_or_avif or (head.startswith(b"BM") and path.suffix.lower() == ".bmp"):
         return "image"
     if any(head.startswith(magic) for magic in _MAGIC):
         return "binary"

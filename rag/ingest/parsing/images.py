@@ -1,4 +1,4 @@
-"""Scanned pages saved as images (PNG, JPEG, TIFF, BMP, GIF): read as the pages of a PDF, with OCR.
+"""Scanned pages saved as images (PNG, JPEG, TIFF, BMP, GIF, WebP, AVIF): read as the pages of a PDF, with OCR.
 
 A phone photo of a handout, a scanner's TIFF (one page per frame) or a screenshot of a slide has no text layer:
 each image becomes one page of an in-memory PDF and ``rag.ingest.parsing.pdf`` reads it like any scanned page.
@@ -9,6 +9,7 @@ screenshots) is taken for a scan at the OCR resolution, so its pixels are read a
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pymupdf
@@ -34,8 +35,7 @@ def image_pages(path: Path, ocr_dpi: int, *, data: bytes | None = None) -> pymup
         DocumentReadError: the file is damaged, cut short or not an image MuPDF reads, or an image is too big.
     """
     try:
-        opened = pymupdf.open(stream=data) if data is not None else pymupdf.open(path)
-        with opened as images, pymupdf.open("pdf", images.convert_to_pdf()) as converted:
+        with open_image(path, data) as images, pymupdf.open("pdf", images.convert_to_pdf()) as converted:
             pdf = _as_scanned_pages(path, converted, ocr_dpi)
     except _READ_ERRORS as err:
         raise DocumentReadError(
@@ -45,6 +45,37 @@ def image_pages(path: Path, ocr_dpi: int, *, data: bytes | None = None) -> pymup
     if pdf.page_count == 0:
         raise DocumentReadError(f"{path.name} holds no image. Check the file and try again.")
     return pdf
+
+
+def open_image(path: Path, data: bytes | None = None) -> pymupdf.Document:
+    """The image file (or ``data``) opened by MuPDF; a format MuPDF does not read (WebP, AVIF) is converted to PNG
+    with Pillow first, its first frame over white, its resolution kept.
+
+    Raises:
+        what MuPDF raises (``_READ_ERRORS``) when neither reads it.
+    """
+    try:
+        return pymupdf.open(stream=data) if data is not None else pymupdf.open(path)
+    except _READ_ERRORS:
+        converted = _png_by_pillow(data if data is not None else path.read_bytes())
+        if converted is None:
+            raise
+        return pymupdf.open(stream=converted)
+
+
+def _png_by_pillow(data: bytes) -> bytes | None:
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            image.seek(0)
+            flat = Image.new("RGB", image.size, "white")
+            flat.paste(image.convert("RGBA"), mask=image.convert("RGBA"))
+            out = io.BytesIO()
+            flat.save(out, format="PNG", dpi=image.info.get("dpi", (72, 72)))
+            return out.getvalue()
+    except (UnidentifiedImageError, OSError, ValueError):
+        return None
 
 
 def _as_scanned_pages(path: Path, converted: pymupdf.Document, ocr_dpi: int) -> pymupdf.Document:

@@ -17,7 +17,7 @@ __all__ = [
     "unsupported_message",
 ]
 
-IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif")
+IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif", ".webp", ".avif")
 """Image files read as scanned pages (``rag.ingest.parsing.images``)."""
 PAGE_IMAGE_EXTENSIONS = (".pdf", *IMAGE_EXTENSIONS)
 """Files whose pages can be shown as pictures, a cited quote on its page (``rag.answers.page_render``)."""
@@ -57,7 +57,7 @@ _ADVICE: dict[str, str] = {
     ".key": "Apple Keynote: export it as PowerPoint or PDF",
     ".epub": "an e-book: convert it to PDF or HTML",
     ".msg": "an Outlook e-mail: save it as .eml (or as PDF or text)",
-    ".webp": _IMAGE, ".heic": _IMAGE, ".heif": _IMAGE, ".avif": _IMAGE,
+    ".heic": _IMAGE, ".heif": _IMAGE,
     ".zip": _ARCHIVE, ".7z": _ARCHIVE, ".rar": _ARCHIVE, ".gz": _ARCHIVE, ".tar": _ARCHIVE,
 }  # fmt: skip
 
