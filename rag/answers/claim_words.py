@@ -234,6 +234,36 @@ def asked_unsaid(
     return " ".join(clause.split()).rstrip("?？")
 
 
+_PURPOSE = re.compile(
+    r"\b(?:how (?:much|many|long)|what (?:amount|sum|share|percentage)|what (?:is|was|are|were) the (?:maximum|minimum|"
+    r"limit|amount|size|timeout|cap|penalty|fine|fee|budget))\b[^?]*?\bfor\s+(?P<purpose>[^?,;]+)",
+    re.IGNORECASE,
+)
+"""An English question asking for an amount given for something: "How much does H.R. 815 appropriate for wildfire
+recovery?" (what it is for: "wildfire recovery")."""
+
+
+def purpose_unsaid(
+    claim: str, topic: str, reading: str, source: str = "", premised: Sequence[Fact] = (), title: str = ""
+) -> str:
+    """What a question asks an amount for, when the claim gives a number and the evidence never speaks of that
+    purpose ("" otherwise).
+
+    Asked how much H.R. 815 appropriates for wildfire recovery (it appropriates nothing for it), the model answered
+    "$10,000,000 for the Federal Emergency Management Agency—Operations and Support" on the line that says so: every
+    fact held, and the answer was about another appropriation. The amount must be the one the evidence gives for
+    what the question asks it for: at least one word of that purpose, besides the document's own name, must be in the
+    evidence."""
+    found = _PURPOSE.search(topic)
+    if found is None or not any(f.kind in ("number", "date") for f in facts_of(claim)):
+        return ""
+    named = _named_words(source, premised, title)
+    purpose = {word for word in token_words(content_tokens(found["purpose"])) if len(word) > 1} - named
+    if not purpose or purpose & token_words(content_tokens(reading)):
+        return ""
+    return " ".join(found["purpose"].split())
+
+
 def added_words_unsaid(claim: str, topic: str, reading: str, premised: Sequence[Fact] = ()) -> str:
     """The Japanese words the claim adds to the question (``topic``) that the evidence lacks, when fewer than
     ``ADDED_WORDS_SHARE`` of them are in it ("" otherwise).

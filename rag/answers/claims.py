@@ -58,6 +58,7 @@ from rag.answers.claim_words import (
     in_prose,
     is_anchor,
     name_tokens,
+    purpose_unsaid,
     readable_in,
     said_of_names,
 )
@@ -277,6 +278,13 @@ def check_claim(
         and (unasked := asked_unsaid(worded, topic, top.held, source, premised, title))
     ):
         off_topic = f"the cited text does not speak of what the question asks ({unasked})"
+    if (
+        not off_topic
+        and topic
+        and not across
+        and (purpose := purpose_unsaid(claim, topic, top.held, source, premised, title))
+    ):
+        off_topic = f"the cited text does not give it for {purpose}"
     reason = reason or off_topic or _contrast_reason(best_contrasted)
     if not reason and topic and not across and (unsaid := added_words_unsaid(claim, topic, top.held, premised)):
         reason = "the cited text does not say " + unsaid

@@ -520,6 +520,19 @@ def test_a_number_the_sentence_gives_for_another_clause_does_not_verify_the_clai
 
 
 @needs_realdocs
+def test_an_amount_given_for_another_purpose_does_not_answer_what_the_question_asks_it_for() -> None:
+    """Asked how much H.R. 815 appropriates for wildfire recovery (nothing: the bill does not speak of wildfires),
+    the model answered "$10,000,000 for the Federal Emergency Management Agency—Operations and Support" citing the
+    line that says so, and every sentence was shown as verified."""
+    chunk = chunk_with("en_us_bill_hr815_2024.pdf", "Federal Emergency Management Agency—Operations and Support’’, $10")
+    claim = "The bill appropriates $10,000,000 for the Federal Emergency Management Agency—Operations and Support."
+    wildfire = check_claim(claim, chunk.text, topic="How much does H.R. 815 appropriate for wildfire recovery?")
+    assert not wildfire.supported and wildfire.reason == "the cited text does not give it for wildfire recovery"
+    asked = "How much does H.R. 815 appropriate for the administration of nonprofit security grants?"
+    assert check_claim(claim, chunk.text, topic=asked).supported
+
+
+@needs_realdocs
 def test_an_identifier_the_passage_names_beside_the_one_it_describes_does_not_verify_the_claim() -> None:
     """The pTeX manual says "和文文字と欧文文字の間に,標準で\\xkanjiskip で指定されただけのグルーを挿入する … すでに
     述べたように,\\kanjiskip の一部と\\xkanjiskip はノードの形で挿入される." Asked which parameter sets the glue between
