@@ -270,21 +270,9 @@ def check_claim(
     across = script_language(best.evidence) != language
     conflict = polarity_conflict(claim, top.said, across=across)
     reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
-    off_topic = about_elsewhere(about, topic, top.held, source, premised, title) if topic and not across else ""
-    if (
-        not off_topic
-        and topic
-        and not across
-        and (unasked := asked_unsaid(worded, topic, top.held, source, premised, title))
-    ):
-        off_topic = f"the cited text does not speak of what the question asks ({unasked})"
-    if (
-        not off_topic
-        and topic
-        and not across
-        and (purpose := purpose_unsaid(claim, topic, top.held, source, premised, title))
-    ):
-        off_topic = f"the cited text does not give it for {purpose}"
+    off_topic = (
+        _off_topic(claim, about, worded, topic, top.held, source, premised, title) if topic and not across else ""
+    )
     reason = reason or off_topic or _contrast_reason(best_contrasted)
     if not reason and topic and not across and (unsaid := added_words_unsaid(claim, topic, top.held, premised)):
         reason = "the cited text does not say " + unsaid
@@ -346,6 +334,21 @@ def check_claim(
     return ClaimCheck(
         not reason, quote, best.missing, conflict, best.support, reason, contradicts, tuple(best_contrasted)
     )
+
+
+def _off_topic(
+    claim: str, about: str, worded: str, topic: str, held: str, source: str, premised: Sequence[Fact], title: str
+) -> str:
+    """Why the evidence, in the question's language, is about something else than what the question asks ("" when
+    it is not): the claim's topic words are not in it, nor the words of the clause the question asks in, nor the
+    purpose it asks an amount for (``claim_words``)."""
+    if reason := about_elsewhere(about, topic, held, source, premised, title):
+        return reason
+    if unasked := asked_unsaid(worded, topic, held, source, premised, title):
+        return f"the cited text does not speak of what the question asks ({unasked})"
+    if purpose := purpose_unsaid(claim, topic, held, source, premised, title):
+        return f"the cited text does not give it for {purpose}"
+    return ""
 
 
 def _names_together(stated: Sequence[Fact], names_said: str, reading: str) -> bool:

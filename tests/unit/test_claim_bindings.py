@@ -954,7 +954,7 @@ def test_a_true_sentence_about_another_thing_is_not_the_answer() -> None:
         [Passage(1, grants, grants.text)],
     )
     assert copied.main_claim_failed
-    assert copied.claims[0].reason == NOT_ASKED_REASON.format("appropriate, much, recovery, wildfire")
+    assert copied.claims[0].reason == "the cited text does not give it for wildfire recovery"  # the amount's purpose
     asked_of_grants = check_answer(
         "H.R. 815 provides $10,000,000 for the administration of nonprofit security grants [1].",
         "How much does H.R. 815 provide for administering nonprofit security grants?",
@@ -972,7 +972,8 @@ def test_a_true_sentence_about_another_thing_is_not_the_answer() -> None:
         question,
         [Passage(1, faq, faq.text)],
     )
-    assert aside.main_claim_failed and "社内" in aside.claims[0].reason
+    assert aside.main_claim_failed and aside.claims[0].reason.startswith(NOT_ASKED_REASON.format("")[:-2])
+    assert "社内" in aside.claims[0].reason
     answer = check_answer(
         "商用利用が禁止されているソフトウェアを社内で利用することはできません[1]。",
         question,
