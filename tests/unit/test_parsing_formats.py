@@ -78,6 +78,11 @@ def test_docx_text_boxes_header_and_footer_are_read_once_where_a_reader_meets_th
 def test_docx_text_nested_in_tracked_changes_and_content_controls_is_read_and_deleted_text_is_not(
     tmp_path: Path,
 ) -> None:
+    import docx
+    from docx.shared import Inches
+
+    from rag.ingest.parsing.word_text import paragraph_text
+
     # python-docx reads the runs straight under a paragraph and the paragraphs straight under the body: a reviewer's
     # tracked insertion, a form's filled-in fields and a cover page's content control were all lost
     tracked = (
@@ -107,6 +112,10 @@ def test_docx_text_nested_in_tracked_changes_and_content_controls_is_read_and_de
         "担当者: 山田 花子",
         "| 項目 | 値 |\n| --- | --- |\n| 応答時間 | 4時間以内 |",
     ]
+    # a paragraph's tab stops are w:tab elements in its properties, not tabs in its text
+    tabbed = docx.Document().add_paragraph("窓口\t情報システム部")
+    tabbed.paragraph_format.tab_stops.add_tab_stop(Inches(1))
+    assert paragraph_text(tabbed._p) == "窓口\t情報システム部"
 
 
 def test_a_chart_in_a_word_document_is_read_as_its_figures_after_the_paragraph_before_it(tmp_path: Path) -> None:

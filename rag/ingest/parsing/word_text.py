@@ -37,8 +37,9 @@ _NOTE_REFERENCES = etree.XPath(
     namespaces=NS,
 )
 _CHARTS = etree.XPath(".//c:chart[not(ancestor::mc:Fallback)]/@r:id", namespaces=NS)
-_STOPS = {f"{{{_W}}}txbxContent", f"{{{_W}}}del", f"{{{_W}}}moveFrom", f"{{{NS['mc']}}}Fallback"}
-"""Elements whose text is not the paragraph's own: a text box's (read on its own), deleted text, a VML copy."""
+_STOPS = {f"{{{_W}}}txbxContent", f"{{{_W}}}del", f"{{{_W}}}moveFrom", f"{{{NS['mc']}}}Fallback", f"{{{_W}}}pPr"}
+"""Elements whose text is not the paragraph's own: a text box's (read on its own), deleted text, a VML copy, and the
+paragraph's properties (its tab stops are ``w:tab`` too)."""
 _WRAPPERS = {f"{{{_W}}}sdt", f"{{{_W}}}sdtContent", f"{{{_W}}}customXml"}
 """Elements that wrap paragraphs and tables without being either (content controls, custom XML)."""
 
