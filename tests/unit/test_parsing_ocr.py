@@ -265,6 +265,19 @@ def test_a_webp_screenshot_is_searchable_and_its_page_shown(
     assert shown[0].rect.width > 100
 
 
+def test_a_webp_too_big_to_read_is_refused_before_it_is_decoded(
+    tmp_path: Path, ocr_settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PIL import Image
+
+    from rag.ingest.parsing import images
+
+    monkeypatch.setattr(images, "MAX_PIXELS", 10_000)  # a real one over 150 million pixels takes minutes to write
+    Image.new("L", (200, 100), 255).save(tmp_path / "poster.webp")
+    with pytest.raises(DocumentReadError, match=r"poster.webp: the image is 200×100 pixels, over 0 million. Scale"):
+        parse_file(tmp_path / "poster.webp", ocr_settings)
+
+
 def test_an_image_named_csv_is_read_as_an_image(tmp_path: Path, ocr_settings: Settings) -> None:
     _page_image(EN_LINES).save(str(tmp_path / "export.csv"), output="png")
     doc = parse_file(tmp_path / "export.csv", ocr_settings)

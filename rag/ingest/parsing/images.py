@@ -57,24 +57,35 @@ def open_image(path: Path, data: bytes | None = None) -> pymupdf.Document:
     try:
         return pymupdf.open(stream=data) if data is not None else pymupdf.open(path)
     except _READ_ERRORS:
-        converted = _png_by_pillow(data if data is not None else path.read_bytes())
+        converted = _png_by_pillow(path, data if data is not None else path.read_bytes())
         if converted is None:
             raise
         return pymupdf.open(stream=converted)
 
 
-def _png_by_pillow(data: bytes) -> bytes | None:
+def _png_by_pillow(path: Path, data: bytes) -> bytes | None:
+    """``data`` as a PNG (None when Pillow does not read it either).
+
+    Raises:
+        DocumentReadError: the image has more than ``MAX_PIXELS`` pixels (known before any is decoded).
+    """
     from PIL import Image, UnidentifiedImageError
 
     try:
         with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size
+            if width * height > MAX_PIXELS:
+                raise DocumentReadError(
+                    f"{path.name}: the image is {width}×{height} pixels, over {MAX_PIXELS // 1_000_000} million. "
+                    "Scale it down (300 dpi is enough for OCR) and try again."
+                )
             image.seek(0)
             flat = Image.new("RGB", image.size, "white")
             flat.paste(image.convert("RGBA"), mask=image.convert("RGBA"))
             out = io.BytesIO()
             flat.save(out, format="PNG", dpi=image.info.get("dpi", (72, 72)))
             return out.getvalue()
-    except (UnidentifiedImageError, OSError, ValueError):
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError):
         return None
 
 
