@@ -20,7 +20,7 @@ from rag.ingest.tokenization import Tokenizer
 from rag.records import Chunk, FileOutcome, ParsedDocument
 from rag.settings import Settings
 
-READING_VERSION = 16
+READING_VERSION = 17
 """The version of how files are read into chunks (parsing, cleanup, chunking). Raise it when a change makes a file give
 other chunks: files read by an older version are read again on the next index run, however unchanged, so an
 upgrade's better reading reaches what was indexed before. Vectors of unchanged chunk texts are reused, so a re-read
@@ -35,7 +35,8 @@ pictures in slides and Word documents are read with OCR. 9: a stopword in capita
 read (``rag.ingest.parsing.word_text``). 13: so are its tracked insertions and content controls. 14: charts in
 slides and Word documents are read as the table of figures they plot (``rag.ingest.parsing.charts``). 15: so is
 SmartArt, as its nodes' text (``rag.ingest.parsing.diagrams``). 16: an Excel sheet's text boxes, charts, large
-pictures (with OCR) and cell comments are read (``rag.ingest.parsing.sheet_overlays``)."""
+pictures (with OCR) and cell comments are read (``rag.ingest.parsing.sheet_overlays``). 17: a PDF's running line
+numbered with the page ("H. R. 815—2") is not kept, as one repeating unchanged is."""
 
 
 class IndexedCopy(Protocol):

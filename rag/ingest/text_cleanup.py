@@ -4,8 +4,8 @@
   control and zero-width characters removed, whitespace tidied.
 * ``join_wrapped_lines``: undo a PDF's visual line wraps (no space inside Japanese, a space between
   English words, hyphenated wraps de-hyphenated).
-* ``strip_repeated_margins``: drop page numbers, and running headers and footers found across pages (each kept once,
-  on the first page it is on).
+* ``strip_repeated_margins``: drop page numbers and running headers and footers found across pages (one that repeats
+  unchanged is kept once, on the first page it is on).
 * ``garbage_ratio``: the share of characters that look like a broken font encoding or mojibake.
 """
 
@@ -191,8 +191,9 @@ def find_margin_lines(pages: Sequence[Sequence[str]], depth: int = 3, kept: set[
     A running header/footer is a line among the first or last ``depth`` non-empty lines of a page
     that recurs there on most pages (at least 2 and at least 60% of them): either the same text, or
     (among the first/last two lines) the same text up to a number that follows the page number.
-    Each is kept once, on the first page it is on: what it says may be said nowhere else (a survey's
-    footer "2023/4/3-4/28調査" is the only place its dates are given, a header the document's version).
+    One that repeats unchanged is kept once, on the first page it is on: what it says may be said nowhere
+    else (a survey's footer "2023/4/3-4/28調査" is the only place its dates are given, a header the
+    document's version). One numbered with the page ("H. R. 815—2") is pagination and goes everywhere.
     After those, a page-number-only line among the first/last two remaining lines goes too. When that
     would leave more than half of the pages with text empty, the recurring lines are the pages' content
     (pages that differ only by their number) and only page numbers go.
@@ -246,13 +247,11 @@ def _margin_drops(
     for lines, zone in zip(pages, zones):
         drop: set[int] = set()
         for i in zone:
-            key = _exact_key(lines[i]) if _exact_key(lines[i]) in repeated else _digit_key(lines[i])
-            if key not in repeated and key not in running:
-                continue
-            if key in kept or is_page_number(lines[i]):
-                drop.add(i)
-            else:
-                kept.add(key)
+            key = _exact_key(lines[i])
+            if key in repeated and key not in kept and not is_page_number(lines[i]):
+                kept.add(key)  # its first time: what it says may be said nowhere else
+            elif key in repeated or _digit_key(lines[i]) in running:
+                drop.add(i)  # again, or numbered with the page ("H. R. 815—2": pagination)
         left = [i for i, line in enumerate(lines) if line.strip() and i not in drop]
         drop |= {i for i in left[:2] + left[-2:] if is_page_number(lines[i])}
         drops.append(drop)
