@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pymupdf
 import pytest
 from docmaker import API_TABLE, EN_PARAGRAPHS, JA_PARAGRAPHS, PdfPage, make_long_pdf, make_pdf, wrap_lines
 
@@ -109,6 +110,28 @@ def test_a_survey_period_given_only_in_the_footer_is_found(settings: Settings, m
 def test_the_faqs_licence_in_its_running_footer_is_kept_once() -> None:
     doc = parse_file(REALDOCS / "ja_oss_license_misunderstandings_faq.pdf", Settings())
     assert [b.page for b in doc.blocks if "CC0-1.0(パブリックドメイン)" in b.text] == [2]
+
+
+def test_review_comments_on_a_page_are_read_after_its_text(tmp_path: Path) -> None:
+    # a reviewer's sticky note or the note on a highlight is not in the page's text: only its icon is drawn
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "The retention period is 3 years.", fontsize=11)
+    note = page.add_text_annot((300, 90), "Legal says this must be 5 years from 2025.")
+    note.set_info(title="Sato")
+    note.update()
+    marked = page.add_highlight_annot(pymupdf.Rect(72, 88, 200, 104))
+    marked.set_info(content="Check with the auditor")
+    marked.update()
+    page.add_freetext_annot(pymupdf.Rect(72, 200, 300, 230), "Reviewed on 2024-05-01")  # drawn: read as page text
+    doc.save(tmp_path / "policy.pdf")
+    blocks = parse_file(tmp_path / "policy.pdf", replace(SETTINGS, ocr_enabled=False)).blocks
+    assert [b.text for b in blocks] == [
+        "The retention period is 3 years.",
+        "Reviewed on 2024-05-01",
+        "Comment (Sato): Legal says this must be 5 years from 2025.",
+        "Comment: Check with the auditor",
+    ]
 
 
 def test_table_is_one_markdown_chunk_not_duplicated_in_text(spec_chunks) -> None:

@@ -231,8 +231,31 @@ def _read_pages(doc: pymupdf.Document, numbers: range, reading: _Reading, settin
             line.text = strip_unreadable(line.text).strip()
         page.lines = [line for line in page.lines if line.text]
         page.tables = [(rect, strip_unreadable(markdown)) for rect, markdown in page.tables]
+        page.comments = _comments(pdf_page) if pdf_page is not None else []
         pages.append(page)
     return pages
+
+
+_DRAWN_TEXT = ("FreeText", "Popup", "Widget")
+"""Annotations whose text the page shows (a typewriter box is read with the page's text) or that hold no comment."""
+
+
+def _comments(pdf_page: pymupdf.Page) -> list[str]:
+    """The review comments on a page: a sticky note, or the note on a highlight, underline or shape, as
+    "Comment (author): text". A reviewer's "this must be 5 years" on a spec's retention period was read nowhere:
+    the page's text holds only the note's icon."""
+    comments = []
+    try:
+        for annot in pdf_page.annots():
+            if annot.type[1] in _DRAWN_TEXT:
+                continue
+            info = annot.info or {}
+            if text := normalize_text(info.get("content") or ""):
+                author = normalize_text(info.get("title") or "")
+                comments.append(f"Comment ({author}): {text}" if author else f"Comment: {text}")
+    except _PAGE_ERRORS:  # a broken annotation loses the comments, not the page
+        return comments
+    return comments
 
 
 def _no_text_error(path: Path, reading: _Reading, settings: Settings) -> DocumentReadError:

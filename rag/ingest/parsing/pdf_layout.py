@@ -42,10 +42,14 @@ class Line:
 
 @dataclass(slots=True)
 class PageText:
+    """One page as read: its lines, its tables (where they stand, as markdown), whether OCR read it, and the review
+    comments on it (``Comment (author): text``), which come after its text."""
+
     number: int
     lines: list[Line] = field(default_factory=list)
     tables: list[tuple[pymupdf.Rect, str]] = field(default_factory=list)
     ocr: bool = False
+    comments: list[str] = field(default_factory=list)
 
 
 def body_font_size(pages: list[PageText]) -> float:
@@ -124,6 +128,7 @@ def _page_blocks(page: PageText, body_size: float, section: str) -> tuple[list[B
             blocks.append(Block(text=section, kind="heading", page=page.number, section=section, metadata=meta))
         elif text := join_wrapped_lines("\n".join(line.text for line in lines)):
             blocks.append(Block(text=text, page=page.number, section=section, metadata=meta))
+    blocks += [Block(text=comment, page=page.number, section=section) for comment in page.comments]
     return blocks, section
 
 
