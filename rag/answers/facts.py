@@ -109,7 +109,7 @@ COUNTERS = frozenset({"person", "company", "case", "times", "age", "fold"})
 SHARE_COUNT = "counted"
 """The unit of a number given with its share after it, as a chart gives the answers to a question ("37 (100.0%)",
 "8 (21.6%)"): a count of the people, firms or answers the chart counts, whatever counter a claim gives it."""
-_SHARE_AFTER = re.compile(r"\s?[(（]\s?\d[\d.,]*\s?[%％]\s?[)）]")
+_SHARE_AFTER = re.compile(r"\s?[(（]\d[\d.,]*\s?[%％]\s?[)）]")
 _CURRENCY_PREFIX = {"$": "usd", "¥": "jpy", "€": "eur", "£": "gbp"}
 _UNIT_RE = "|".join(f"(?:{pattern})" for pattern, _ in _UNITS)
 _NUMBER = re.compile(
@@ -225,11 +225,12 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Fact]:
             value = _ja_value(value, match["ja"])
         unit = _CURRENCY_PREFIX.get(match["currency"] or "", "") or _unit_of(match["unit"])
         numeral_end = match.end("fraction") if match["fraction"] else match.end("digits")
-        if not unit and _is_list_label(text, match.start("digits"), numeral_end):
+        shared = not unit and _SHARE_AFTER.match(text, match.end()) is not None  # "37 (100.0%)" opening a line
+        if not unit and not shared and _is_list_label(text, match.start("digits"), numeral_end):
             continue  # "1 「…」", "(2) …" or "3.0 Open Source …" at the start of a line numbers an item or a section
         if match["ordinal"]:
             unit = "ordinal"  # 第1回 is the first meeting, not one meeting
-        elif not unit and _SHARE_AFTER.match(text, match.end()):
+        elif shared:
             unit = SHARE_COUNT
         facts.append(Fact("number", f"{_canonical(value)} {unit}".strip(), match.group().strip()))
         taken.append(match.span())
@@ -241,13 +242,12 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Fact]:
     return facts
 
 
-_LIST_LABEL_TAIL = re.compile(r"[.)）](?!\d)|[ \t]+(?=[「『“\"\[A-Z]|[(（](?![\d.,]+\s*[%％]))")
+_LIST_LABEL_TAIL = re.compile(r"[.)）](?!\d)|[ \t]+(?=[「『“\"(（\[A-Z])")
 
 
 def _is_list_label(text: str, start: int, end: int) -> bool:
     """Whether the number at ``text[start:end]`` numbers a list item: it opens its line (after "(" at most) and a
-    ".", ")" or a space follows it ("1 「…」", "(2) …", "3. …"); not a count with its share after it, as a chart
-    gives it ("37 (100.0%)")."""
+    ".", ")" or a space follows it ("1 「…」", "(2) …", "3. …")."""
     if start > 0 and text[start - 1] in "(（":
         start -= 1
     before = text[:start].rstrip(" \t")
