@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import ParseError
@@ -23,7 +24,7 @@ from rag.ingest.metadata import iso_date
 from rag.ingest.parsing.charts import chart_table
 from rag.ingest.parsing.diagrams import diagram_texts
 from rag.ingest.parsing.pictures import PictureReader
-from rag.ingest.parsing.sheet_overlays import A4_EMU_AREA, Drawing, sheet_comments, sheet_drawings
+from rag.ingest.parsing.sheet_overlays import A4_EMU_AREA, Drawing, SheetOverlays, sheet_overlays
 from rag.ingest.parsing.tabular import format_cell, render_markdown_table, table_blocks
 from rag.ingest.parsing.word_lists import WordListNumbers
 from rag.ingest.parsing.word_text import WordNotes, body_items, box_texts, cell_text, chart_parts, paragraph_text
@@ -205,7 +206,7 @@ def parse_xlsx(path: Path, date: str, settings: Settings) -> ParsedDocument:
     pictures = PictureReader(path, settings)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:  # openpyxl opened it: a sound package
-            drawings, comments = sheet_drawings(package), sheet_comments(package)
+            overlays = sheet_overlays(package)
         props = workbook.properties
         doc_date = iso_date(props.created) or iso_date(props.modified) or date
         blocks: list[Block] = []
@@ -213,14 +214,14 @@ def parse_xlsx(path: Path, date: str, settings: Settings) -> ParsedDocument:
             grid = [list(r) for r in sheet.iter_rows(values_only=True)]
             rows = [r for r in grid if any(v is not None and str(v).strip() for v in r)]
             name = normalize_text(sheet.title)
-            drawn, commented = drawings.get(name, []), comments.get(name, [])
-            if not rows and not drawn and not commented:
+            held = overlays.get(name, SheetOverlays())
+            if not rows and not held.drawings and not held.comments:
                 continue
             blocks.append(Block(text=name, kind="heading", section=name))
             if rows:
                 blocks.extend(table_blocks(rows[0], rows[1:], section=name))
-            blocks.extend(_drawing_blocks(drawn, name, pictures))
-            blocks.extend(Block(text=_comment_line(ref, text, grid), section=name) for ref, text in commented)
+            blocks.extend(_drawing_blocks(held.drawings, name, pictures))
+            blocks.extend(Block(text=_comment_line(ref, text, grid), section=name) for ref, text in held.comments)
         title = normalize_text(props.title or "")
     finally:
         workbook.close()
@@ -241,7 +242,7 @@ def _comment_line(ref: str, comment: str, grid: list[list[Any]]) -> str:
     return f"{ref} ({shown}): {comment}" if shown else f"{ref}: {comment}"
 
 
-def _drawing_blocks(drawings: list[Drawing], sheet: str, pictures: PictureReader) -> list[Block]:
+def _drawing_blocks(drawings: Sequence[Drawing], sheet: str, pictures: PictureReader) -> list[Block]:
     """The blocks of what a sheet draws, in the order given: text boxes, charts' figures, pictures' OCR."""
     blocks: list[Block] = []
     for n, drawing in enumerate(drawings, start=1):

@@ -49,33 +49,43 @@ class Drawing:
     area: float = 0.0
 
 
-def sheet_drawings(package: zipfile.ZipFile) -> dict[str, list[Drawing]]:
-    """The drawings of each sheet of the workbook ``package``, by sheet name, top to bottom, left to right; a sheet
-    without any is left out. A part that is missing or not XML loses what it holds, not the workbook."""
-    found: dict[str, list[Drawing]] = {}
+@dataclass(frozen=True)
+class SheetOverlays:
+    """What one sheet holds over its cells: its drawings, top to bottom, left to right, and its cell comments as
+    (cell reference, text) in the order the comments part lists them."""
+
+    drawings: tuple[Drawing, ...] = ()
+    comments: tuple[tuple[str, str], ...] = ()
+
+
+def sheet_overlays(package: zipfile.ZipFile) -> dict[str, SheetOverlays]:
+    """What each sheet of the workbook ``package`` holds over its cells, by sheet name; a sheet holding nothing is
+    left out. A part that is missing or not XML loses what it holds, not the workbook."""
+    found: dict[str, SheetOverlays] = {}
     for name, sheet_path in _sheets(package):
         drawings = [
             drawing
             for target in _relationships(package, sheet_path, kind="drawing").values()
             for drawing in _drawings(package, target)
         ]
-        if drawings:
-            found[name] = sorted(drawings, key=lambda d: (d.row, d.column))
+        comments = [
+            comment
+            for target in _relationships(package, sheet_path, kind="comments").values()
+            for comment in _comments(package, target)
+        ]
+        if drawings or comments:
+            found[name] = SheetOverlays(tuple(sorted(drawings, key=lambda d: (d.row, d.column))), tuple(comments))
     return found
 
 
-def sheet_comments(package: zipfile.ZipFile) -> dict[str, list[tuple[str, str]]]:
-    """Each sheet's cell comments as (cell reference, text), by sheet name, in the order the part lists them."""
-    found: dict[str, list[tuple[str, str]]] = {}
-    for name, sheet_path in _sheets(package):
-        for target in _relationships(package, sheet_path, kind="comments").values():
-            root = _xml(package, target)
-            if root is None:
-                continue
-            for comment in root.iterfind("main:commentList/main:comment", NS):
-                text = normalize_text("".join(t.text or "" for t in comment.iterfind(".//main:t", NS)))
-                if text:
-                    found.setdefault(name, []).append((comment.get("ref", ""), text))
+def _comments(package: zipfile.ZipFile, path: str) -> list[tuple[str, str]]:
+    root = _xml(package, path)
+    if root is None:
+        return []
+    found = []
+    for comment in root.iterfind("main:commentList/main:comment", NS):
+        if text := normalize_text("".join(t.text or "" for t in comment.iterfind(".//main:t", NS))):
+            found.append((comment.get("ref", ""), text))
     return found
 
 
