@@ -28,6 +28,7 @@ from rag.index.file_preparation import unreadable_message
 from rag.index.manifest import ChunkRow, SourceRow, partial_key
 from rag.index.near_duplicates import drop_near_duplicates
 from rag.index.write_run import FilePace, IndexStores, WriteRun
+from rag.ingest.chunking import embedded_text
 from rag.ingest.discovery import SourceFile
 from rag.ingest.prepare import READING_VERSION, PreparedFile, tokens_of
 from rag.models.embedding import Embedder
@@ -43,7 +44,7 @@ def write_group(index: IndexStores, run: WriteRun, embedder: Embedder, group: li
     new_chunks = [
         c for p in group for c in p.chunks if not p.previous or c.chunk_id not in run.previous_ids(p.file.source)
     ]
-    vectors = _embed_in_slices(index, run, embedder, [c.text for c in new_chunks], group[-1].file.source)
+    vectors = _embed_in_slices(index, run, embedder, [embedded_text(c) for c in new_chunks], group[-1].file.source)
     by_id = {c.chunk_id: vectors[i] for i, c in enumerate(new_chunks)}
     switches = [_plan_switch(index, run, prepared, by_id) for prepared in group]
     if not run.changed:
@@ -133,7 +134,7 @@ def _embed_slice(
     vectors = index.vectors.embeddings_of([c.chunk_id for c in chunks])
     new = [c for c in chunks if c.chunk_id not in vectors]
     if new:
-        vectors.update(zip([c.chunk_id for c in new], embedder.embed_passages([c.text for c in new])))
+        vectors.update(zip([c.chunk_id for c in new], embedder.embed_passages([embedded_text(c) for c in new])))
         run.embedded += len(new)
     kept, kept_tokens, dropped = drop_near_duplicates(chunks, tokens, vectors, index.settings.near_duplicate_cosine)
     return kept, kept_tokens, np.stack([vectors[c.chunk_id] for c in kept]), dropped

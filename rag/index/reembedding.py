@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from rag.errors import IndexError_
 from rag.index.writer import Index
+from rag.ingest.chunking import embedded_text
 from rag.records import IndexProgress
 
 REEMBED_COMMAND = "python -m rag check --reembed"
@@ -39,7 +40,7 @@ def reembed_index(index: Index, progress: Callable[[IndexProgress], None] | None
         size = max(1, index.settings.index_slice_chunks)
         for start in range(0, len(ids), size):
             chunks = list(index.manifest.chunks_by_id(ids[start : start + size]).values())
-            index.vectors.upsert(chunks, embedder.embed_passages([c.text for c in chunks]))
+            index.vectors.upsert(chunks, embedder.embed_passages([embedded_text(c) for c in chunks]))
             if progress is not None:
                 done = start + len(chunks)
                 elapsed = time.perf_counter() - started

@@ -39,6 +39,7 @@ from rag.index.manifest import Manifest, SourceRow
 from rag.index.same_content import note_same_content
 from rag.index.vector_store import ChromaStore
 from rag.index.write_run import WriteRun
+from rag.ingest.chunking import embedded_text
 from rag.ingest.discovery import Discovery, discover, nfc
 from rag.ingest.prepare import PreparedFile
 from rag.ingest.tokenization import Tokenizer, make_tokenizer
@@ -335,7 +336,7 @@ class Index:
             missing = list(self.manifest.chunks_by_id(sorted(manifest_ids - vector_ids)).values())
             if missing:
                 self.check_model(self.embedder)
-                self.vectors.upsert(missing, self.embedder.embed_passages([c.text for c in missing]))
+                self.vectors.upsert(missing, self.embedder.embed_passages([embedded_text(c) for c in missing]))
             self._rebuild_keyword()
         return self.check_consistency()
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rag.ingest.lists import LEAD_IN_KEY, is_list_item, open_lead_in
 from rag.ingest.metadata import detect_language, extract_entities
 from rag.ingest.parsing.dialogue import DIALOGUE_ID, TURN_SPEAKER, chat_metadata
 from rag.ingest.parsing.records import RECORD_LABEL, RECORD_NO
-from rag.records import Block, Chunk, ChunkType, ParsedDocument, Scalar
+from rag.records import OCR, Block, Chunk, ChunkType, ParsedDocument, Scalar
 from rag.settings import Settings
 
 DOC_TITLE = "doc_title"
@@ -32,6 +32,7 @@ def document_title(chunk: Chunk) -> str:
     return str(chunk.extra.get(DOC_TITLE, ""))
 
 
+_LETTER = re.compile(r"[^\W\d_]")
 _SENTENCE_END = re.compile(r"[。．！？!?]|\.(?=\s)|\n")
 _WHITESPACE = re.compile(r"\s")
 
@@ -45,9 +46,34 @@ class _Piece:
     metadata: dict[str, Scalar] = field(default_factory=dict)
 
 
-def chunk_id(source: str, page: int | None, ordinal: int, text: str) -> str:
-    """Stable id: sha256 of source, page, ordinal and text (hex, first 32 characters)."""
-    key = f"{source}\x1f{page if page is not None else 0}\x1f{ordinal}\x1f{text}"
+def embedded_text(chunk: Chunk) -> str:
+    """What the chunk's vector is made from: its document's title and its section's heading, a line each, then its
+    text (a contextual header).
+
+    A passage seldom repeats the name of the document it is in, and a question often gives it: "In the 2023 OpenChain
+    industry survey, what share of respondents said their company is publicly listed?" The survey's title page held
+    the name and came first by meaning; the slide that answers ("あなたの組織(会社) は上場していますか … はい 45.9%")
+    was not among the 60 nearest. Under its title it is third. On the realdocs golden set (``python -m rag evaluate
+    golden/realdocs_qa.jsonl``) text alone gave nDCG@10 0.874, recall@5 0.898, MRR@10 0.870; title above it 0.882,
+    0.949, 0.872; title and heading 0.883, 0.949, 0.876, and with the exceptions below 0.886, 0.949, 0.880 (title
+    and file name instead: 0.874, 0.949, 0.861). The live golden run now answers that survey question (45.9%).
+
+    A title without a letter (a PDF whose title property is "1499085913496939777-00223898") names nothing and is left
+    out; so is the heading of a page read by OCR, which is a guess from the picture's largest letters ("J ore LM
+    TAAL!"), and a heading that is the title again."""
+    title = document_title(chunk)
+    header = [title] if _LETTER.search(title) else []
+    if chunk.section and not chunk.extra.get(OCR) and chunk.section not in header:
+        header.append(chunk.section)
+    return "\n".join([*header, chunk.text])
+
+
+def chunk_id(chunk: Chunk) -> str:
+    """Stable id: sha256 of the chunk's source, page, ordinal and what its vector is made from (``embedded_text``;
+    hex, first 32 characters). A vector is reused for a chunk of the same id, so an id that changes with the title
+    or heading has its vector made again."""
+    page = chunk.page if chunk.page is not None else 0
+    key = f"{chunk.source}\x1f{page}\x1f{chunk.chunk_index}\x1f{embedded_text(chunk)}"
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 
@@ -328,8 +354,8 @@ def iter_chunks(
             extra[LEAD_IN_KEY] = opening
         if doc.title:
             extra[DOC_TITLE] = doc.title
-        yield Chunk(
-            chunk_id=chunk_id(source, piece.page, index - 1, piece.text),
+        chunk = Chunk(
+            chunk_id="",
             text=piece.text,
             source=source,
             rel_path=rel_path,
@@ -344,3 +370,4 @@ def iter_chunks(
             language=detect_language(piece.text),
             extra=extra,
         )
+        yield replace(chunk, chunk_id=chunk_id(chunk))

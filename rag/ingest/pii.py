@@ -38,19 +38,19 @@ def mask_pii(text: str) -> str:
     return _POSTAL.sub("[POSTAL]", text)
 
 
-def mask_chunk(chunk: Chunk, make_id: Callable[[str, int | None, int, str], str]) -> Chunk:
+def mask_chunk(chunk: Chunk, make_id: Callable[[Chunk], str]) -> Chunk:
     """The chunk with its text, section and string metadata masked, and its id and hash made from the masked text
     (so nothing stored derives from the personal data)."""
     text = mask_pii(chunk.text)
     extra = {k: mask_pii(v) if isinstance(v, str) else v for k, v in chunk.extra.items()}
-    return replace(
+    masked = replace(
         chunk,
         text=text,
         section=mask_pii(chunk.section),
         extra=extra,
-        chunk_id=make_id(chunk.source, chunk.page, chunk.chunk_index, text),
         content_hash=hashlib.sha256(text.encode("utf-8")).hexdigest(),
     )
+    return replace(masked, chunk_id=make_id(masked))
 
 
 def _number_label(match: re.Match[str]) -> str:

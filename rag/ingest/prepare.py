@@ -20,7 +20,7 @@ from rag.ingest.tokenization import Tokenizer
 from rag.records import Chunk, FileOutcome, ParsedDocument
 from rag.settings import Settings
 
-READING_VERSION = 18
+READING_VERSION = 19
 """The version of how files are read into chunks (parsing, cleanup, chunking). Raise it when a change makes a file give
 other chunks: files read by an older version are read again on the next index run, however unchanged, so an
 upgrade's better reading reaches what was indexed before. Vectors of unchanged chunk texts are reused, so a re-read

@@ -29,6 +29,7 @@ from rag.records.bases import (
     KnowledgeBase,
 )
 from rag.records.documents import (
+    OCR,
     Block,
     BlockKind,
     Chunk,
@@ -79,6 +80,7 @@ from rag.records.search import (
 )
 
 __all__ = [
+    "OCR",
     "Answer",
     "AnswerEvaluation",
     "BACKEND_NAMES",

@@ -8,6 +8,8 @@ from typing import Literal
 ChunkType = Literal["text", "table", "record", "chat"]
 BlockKind = Literal["text", "table", "heading"]
 Scalar = str | int | float | bool
+OCR = "ocr"
+"""Block and chunk metadata key: True on text read by OCR (a citation quotes the OCR's reading)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from rag.ingest.chunking import chunk_document, split_table, split_text
-from rag.records import Block, ParsedDocument
+from rag.ingest.chunking import chunk_document, embedded_text, split_table, split_text
+from rag.records import OCR, Block, ParsedDocument
 from rag.settings import Settings
 
 SETTINGS = Settings(chunk_size=200, chunk_overlap=40, chunk_min_chars=10)
@@ -107,6 +107,49 @@ def test_chunk_ids_stable_and_position_dependent() -> None:
     assert len({c.chunk_id for c in first}) == len(first)
     other = chunk_document(doc, source="other.pdf", rel_path="other.pdf", doc_type="general", settings=SETTINGS)
     assert not {c.chunk_id for c in first} & {c.chunk_id for c in other}
+
+
+def test_a_chunk_is_embedded_under_its_document_s_title_and_its_heading() -> None:
+    """A slide of a survey deck never names the survey; its vector is made under the deck's title and the slide's
+    heading, so a question that names the survey finds the slide that answers."""
+    blocks = (
+        Block("Company profile", kind="heading", page=5, section="Company profile"),
+        Block("Is your company publicly listed? Yes 45.9%, No 54.1%.", page=5, section="Company profile"),
+    )
+    [chunk] = _chunks(ParsedDocument(blocks=blocks, title="OpenChain industry survey 2023"))
+
+    assert embedded_text(chunk) == "OpenChain industry survey 2023\nCompany profile\n" + chunk.text
+    assert chunk.text.startswith("Company profile")  # what is stored, quoted and searched by words is the page's own
+
+    [untitled] = _chunks(ParsedDocument(blocks=blocks))
+    assert embedded_text(untitled) == "Company profile\n" + untitled.text
+
+
+def test_a_title_without_a_letter_and_an_ocr_guess_at_a_heading_are_not_embedded() -> None:
+    """A PDF's title property may be an archive number; the heading of a page read by OCR is a guess from the
+    picture's largest letters ("J ore LM TAAL!"): neither says what the passage is about."""
+    scanned = {OCR: True}
+    blocks = (
+        Block("J ore LM TAAL!", kind="heading", page=2, section="J ore LM TAAL!", metadata=scanned),
+        Block("Signed by me this 1st day of November, A. D. 1879.", page=2, section="J ore LM TAAL!",
+              metadata=scanned),
+    )  # fmt: skip
+    [chunk] = _chunks(ParsedDocument(blocks=blocks, title="1499085913496939777-00223898"))
+
+    assert embedded_text(chunk) == chunk.text
+
+
+def test_a_chunk_s_id_changes_with_the_title_it_is_embedded_under() -> None:
+    """A vector is reused for a chunk of the same id: a new title must give new ids, or the old title's vectors
+    stay."""
+    blocks = tuple(Block(s, page=1) for s in JA_SENTENCES[:3])
+    before = _chunks(ParsedDocument(blocks=blocks, title="社内OSS利用ガイドライン"))
+    again = _chunks(ParsedDocument(blocks=blocks, title="社内OSS利用ガイドライン"))
+    renamed = _chunks(ParsedDocument(blocks=blocks, title="外部委託開発の手引き"))
+
+    assert [c.chunk_id for c in again] == [c.chunk_id for c in before]
+    assert [c.text for c in renamed] == [c.text for c in before]
+    assert not {c.chunk_id for c in renamed} & {c.chunk_id for c in before}
 
 
 def test_duplicates_stored_once_and_short_chunks_dropped() -> None:

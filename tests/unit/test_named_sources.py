@@ -148,8 +148,8 @@ def test_a_question_names_a_document_by_the_title_it_gives_itself(
     )
 
     assert hits[0].chunk.source == "docs/scan_0412.pdf"
-    unnamed = service.search("OSSを社内で利用する申請は利用開始の何日前までに必要ですか？")
-    assert unnamed[0].chunk.source == "docs/scan_0413.pdf"  # the handbook's sentence is the closer one
+    other = service.search("「外部委託開発の手引き」では、OSSを社内で利用する申請は利用開始の何日前までに必要ですか？")
+    assert other[0].chunk.source == "docs/scan_0413.pdf"  # the name decides, not the sentence
 
 
 def test_a_question_dates_minutes_by_the_day_their_file_name_gives() -> None:
@@ -193,6 +193,39 @@ def test_a_question_naming_a_guide_and_a_meeting_reads_both(tmp_path: Path, mode
 
     assert {hit.chunk.source for hit in hits[:2]} == {"docs/scan_0412.pdf", "docs/wg_minutes_20180613.pdf"}
     assert "docs/wg_minutes_20180711.pdf" not in {hit.chunk.source for hit in hits[:2]}
+
+
+SURVEY_DECK = [
+    "Acme社員アンケート結果\n\nMay 10, 2024 Acme Japan HR team",
+    "あなたの職場ではテレワークが認められていますか\n\nはい 61.5%\n\nいいえ 38.5%",
+    "Acmeの行動規範を研修で学びましたか\n\nはい 70.0%\n\nいいえ 30.0%",
+    "あなたの組織(会社)は上場していますか\n\n17 (45.9%)\n\nはい 45.9%",
+    "通勤時間はどれくらいですか\n\n30分未満 22.0%\n\n30分から1時間 59.6%\n\n1時間以上 18.4%",
+    "昼食はどこでとりますか\n\n社員食堂 40.2%\n\n自席 35.1%\n\n外食 24.7%",
+]
+
+
+def test_a_question_naming_a_survey_finds_the_slide_that_answers_though_the_slide_never_names_it(
+    tmp_path: Path, models_dir: Path, e5_embedder
+) -> None:
+    """Asked in English what share of the respondents of "the 2024 Acme staff survey" said their company is listed,
+    the title page (the survey's name and date) and the slide that shares the brand word ("Acmeの行動規範…") came
+    before the slide that answers, which never names the survey. Each slide is now embedded under the deck's title
+    (``chunking.embedded_text``): the answer is among the first two passages, ahead of the brand word's slide."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    make_pdf(docs / "ja_staff_survey_2024.pdf", SURVEY_DECK, metadata={"title": "Acme社員アンケート結果"})
+    service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=e5_embedder)
+    service.index_paths([docs])
+
+    hits = service.search(
+        "In the 2024 Acme staff survey, what share of respondents said their company is publicly listed?"
+    )
+    texts = [hit.chunk.text for hit in hits]
+
+    answering = next(i for i, text in enumerate(texts) if "上場" in text)
+    assert answering < 2
+    assert answering < next(i for i, text in enumerate(texts) if "行動規範" in text)
 
 
 W3C_GUIDE = "ja_w3c_jlreq_line_composition.html"

@@ -15,15 +15,13 @@ from dataclasses import dataclass, field
 import pymupdf
 
 from rag.ingest.text_cleanup import find_margin_lines, is_page_number, join_wrapped_lines
-from rag.records import Block
+from rag.records import OCR, Block
 
 _HEADING_SCALE = 1.15
 _HEADING_MAX_CHARS = 80
 _NOT_A_HEADING = re.compile(r"(?i:はい|いいえ|yes|no|answer|question|q|a|質問|回答|答え|解答)\s*[.。:：]?")
 """What a Q&A layout prints large without titling anything: the answer (はい, No) and the labels (Question, Answer).
 As headings they opened sections of their own and parted a FAQ's "はい" from the question it answers."""
-OCR = "ocr"
-"""Block and chunk metadata key: True on text read by OCR (a citation quotes the OCR's reading)."""
 _PARAGRAPH_ENDS = ("。", "．", ".", "!", "?", "！", "？", ":", "：", "」", "）", ")")
 
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rag.errors import DocumentReadError
-from rag.ingest.parsing.pdf_layout import OCR
-from rag.records import Block
+from rag.records import OCR, Block
 from rag.settings import Settings
 
 PICTURE_SHARE = 0.125
