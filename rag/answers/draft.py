@@ -245,7 +245,8 @@ class AnswerDraft:
         evidence = (leading, *others)
         verdict = ""
         if is_yes_no_question(self.query) and not asks_negatively(self.query):
-            verdict = note("yes" if denies(contradiction.claim) else "no", language)
+            affirms = contradiction.affirms if contradiction.affirms is not None else denies(contradiction.claim)
+            verdict = note("yes" if affirms else "no", language)
         return evidence, note("contradicted", language, verdict=verdict)
 
     def _from_evidence(

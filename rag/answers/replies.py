@@ -85,6 +85,16 @@ def proposition(question: str) -> str:
     return _QUESTION_ENDING.sub("", question.strip()) or question
 
 
+def opening_reply(claim: str) -> tuple[bool, str] | None:
+    """The yes (True) or no (False) a claim opens with ("Yes, …", "いいえ、…"), and the rest of it; None when it
+    opens with neither."""
+    plain = strip_markers(claim).strip()
+    match = _PARTICLE.match(plain)
+    if match is None:
+        return None
+    return match.group(1).casefold() not in _DENYING_PARTICLES, plain[match.end() :]
+
+
 def denies(claim: str) -> bool:
     """Whether a claim answers "no": it opens with a denying particle ("いいえ", "No,") or denies what it states."""
     match = _PARTICLE.match(strip_markers(claim))

@@ -5,7 +5,8 @@ Every sentence of the model's answer is a claim. It is ``verified`` when a passa
 ``reattributed`` when it cites the wrong passage (or none) and another passage supports it, whose marker it then
 carries; ``unsupported`` otherwise, with its markers removed, so nothing unsupported looks verified. A citation quotes
 the sentence that supports the claim, verbatim from the chunk. When the answer's main claim (its first claim) is
-unsupported, or most of its claims are, the caller shows the evidence instead of the answer.
+unsupported, or most of its claims are, the caller shows the evidence instead of the answer. A yes or no that a FAQ
+entry of the passages, asking the question itself, replies to is decided by that reply (``faq_replies``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from rag.answers.faithfulness import (
     markers_of,
     strip_markers,
 )
+from rag.answers.faq_replies import FaqDecision, faq_decision, faq_verdict
 from rag.answers.premises import premises, premises_for
 from rag.answers.prompts import script_language
 from rag.answers.question_fit import (
@@ -69,11 +71,13 @@ its subject with what is said of it)."""
 @dataclass(frozen=True, slots=True)
 class Contradiction:
     """A passage that states the opposite of the answer's main claim: its number, the sentence(s) that say so
-    (clipped for quoting) and the claim they contradict."""
+    (clipped for quoting), the claim they contradict, and the yes (True) or no (False) the passage itself replies
+    when it is a FAQ entry asking the question (None: the reply is the opposite of the claim's)."""
 
     n: int
     quote: str
     claim: str
+    affirms: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +133,7 @@ def check_answer(
     given = premises(question, texts, sources)
     denial_given = premises(question, texts, sources, denial=True)
     units = meaning_units(passages) if relevance is not None else []
+    faq = faq_decision(question, passages, relevance)  # a FAQ entry of the passages that asks the question itself
     pieces: list[str] = []
     verdicts: list[ClaimVerdict] = []
     quotes: dict[int, list[str]] = {}  # passage -> the sentences quoted for the claims citing it, in answer order
@@ -149,6 +154,17 @@ def check_answer(
             continue
         context = reading_context(plain, question)
         cited = [n for n in markers_of(sentence) if n in by_n]
+        if main is None and faq is not None and (decided := faq_verdict(plain, cited, question, faq)) is not None:
+            # the document's own reply to the question decides the answer's yes or no, in any language
+            main, contradiction = decided, _faq_contradiction(decided, faq)
+            verdicts.append(decided)
+            n = decided.cited[0] if decided.cited else None
+            pieces.append(_with_marker(sentence, n))
+            if n is not None:
+                quotes.setdefault(n, []).append(faq.reply.quote)
+            if decided.status == "reattributed":
+                attributed, moved = (attributed, moved + 1) if cited else (attributed + 1, moved)
+            continue
         verdict, n, check = _judge(plain, context, cited, passages, given, question)
         marked, supports = _with_marker(sentence, n), [(n, plain, check)]
         if verdict.status == "unsupported" and (joined := _judge_parts(sentence, passages, given, question)):
@@ -229,6 +245,13 @@ def check_answer(
         main.status == "unsupported" or (not answered and 2 * len(failed) > len(judged))
     )
     return CheckedAnswer(text.strip(), citations, tuple(verdicts), main_failed, attributed, moved, contradiction)
+
+
+def _faq_contradiction(verdict: ClaimVerdict, faq: FaqDecision) -> Contradiction | None:
+    """The FAQ entry as the contradiction of a yes or no its reply disagrees with (None when it agrees)."""
+    if verdict.status != "unsupported":
+        return None
+    return Contradiction(faq.n, faq.reply.quote, verdict.sentence, faq.reply.affirms)
 
 
 def _restating_only(verdict: ClaimVerdict) -> ClaimVerdict:

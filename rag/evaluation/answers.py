@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from rag.answers.claims import check_claim
 from rag.answers.faithfulness import says_unknown
+from rag.answers.faq_replies import replied_in
 from rag.answers.premises import premises
 from rag.errors import EvaluationError
 from rag.evaluation.retrieval import percentile
@@ -211,7 +212,8 @@ def _shown_but_unsupported(answer: Answer, question: str) -> int:
         readings = [*cited, "\n".join(cited)] if len(cited) > 1 else cited
         checks = [check_claim(claim.sentence, quote, threshold=0.0, given=given) for quote in readings]
         if not checks or not any(c.supported for c in checks):
-            count += 1
+            # a yes or no a FAQ entry replies to the question itself ("…よいですか?" / "はい") holds by that reply
+            count += not any(replied_in(claim.sentence, question, quote) for quote in cited)
     return count
 
 
