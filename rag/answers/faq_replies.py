@@ -191,14 +191,18 @@ def faq_verdict(claim: str, cited: Sequence[int], question: str, decision: FaqDe
 
 
 def _reply_given(claim: str, question: str) -> bool | None:
-    """The yes (True) or no (False) a claim gives a yes/no question: a bare reply (``replies.stance``), or the one
-    it opens with when the rest does not say the other ("Yes, it is not enough" says neither plainly)."""
+    """The yes (True) or no (False) a claim gives a yes/no question: a bare reply (``replies.stance``); the one it
+    opens with when the rest does not say the other ("Yes, it is not enough" says neither plainly); or, opening with
+    neither, the question's proposition restated with or without a denial ("When you ship a dual-licensed OSS
+    component as a binary, it is not enough to include only the text of the license you chose" says no)."""
     said = stance(claim, question)
     if said is not None:
         return None if said is Stance.AMBIGUOUS else said is Stance.AFFIRMS
     opening = opening_reply(claim)
     if opening is None:
-        return None
+        if not _restates(claim, question):
+            return None
+        return is_negated(claim) == is_negated(proposition(question))
     affirms, rest = opening
     if content_tokens(rest) and (is_negated(rest) != is_negated(proposition(question))) == affirms:
         return None

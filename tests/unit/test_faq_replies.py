@@ -83,6 +83,15 @@ def test_an_english_yes_the_japanese_faq_answers_yes_is_verified_on_that_slide(e
     (citation,) = checked.citations
     assert citation.quote.startswith("デュアルライセンスのOSSをバイナリーで配布する場合")
     assert citation.quote.endswith("はい")
+    # the question restated with a denial is a "no" the slide's "はい" refutes (a live reply to this question)
+    denied = check_answer(
+        "When you ship a dual-licensed OSS component as a binary, it is not enough to include only the text of the "
+        "license you chose [1].",
+        DUAL_ASKED,
+        passages,
+        relevance,
+    )
+    assert denied.main_claim_failed and denied.contradiction is not None and denied.contradiction.affirms
     # saying more than the question asked, the rest is checked as any claim: the slide's reply does not vouch for it
     more = check_answer("Yes, but you must also publish the source code [1].", DUAL_ASKED, passages, relevance)
     assert more.claims[0].status == "unsupported"
