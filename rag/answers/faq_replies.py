@@ -139,9 +139,9 @@ def faq_decision(question: str, passages: Sequence[Passage], relevance: Sentence
 
     It must be a yes/no question asked plainly (a bare reply to one asked in the negative is ambiguous), its entry's
     question must be the passages' sentence closest to the user's in meaning and at least ``SAME_LANGUAGE_FLOOR``
-    close (``ACROSS_LANGUAGES_FLOOR`` in another language), no entry
-    replying the other way may come within ``RIVAL_MARGIN`` of it, and the entry must hold the numbers and names the
-    user's question gives ("SPDX-License-Identifier"): an entry on another version or product asks something else.
+    close (``ACROSS_LANGUAGES_FLOOR`` in another language), no entry replying the other way may come within
+    ``RIVAL_MARGIN`` of it, and the entry must hold the numbers and names the user's question gives
+    ("SPDX-License-Identifier"): an entry on another version or product asks something else.
     """
     if relevance is None or not is_yes_no_question(question) or asks_negatively(question):
         return None
