@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 from rag.answers.citations import QUOTE_MAX_CHARS, Passage
 from rag.answers.evidence import SentenceRelevance, answers_nothing
-from rag.answers.facts import fact_found, facts_of, same_fact
+from rag.answers.facts import fact_found, facts_of
 from rag.answers.faithfulness import content_tokens, is_question, is_yes_no_question, support
 from rag.answers.polarity import asks_negatively, is_negated
 from rag.answers.prompts import script_language
-from rag.answers.question_fit import RESTATED_SHARE
+from rag.answers.question_fit import RESTATED_SHARE, adds_no_fact
 from rag.answers.replies import Stance, opening_reply, proposition, stance
 from rag.answers.windows import sentence_units
 from rag.records import ClaimVerdict
@@ -216,8 +216,7 @@ def _restates(claim: str, question: str) -> bool:
     rest = opening[1] if opening is not None else claim
     if not content_tokens(rest):
         return True
-    asked = facts_of(question)
-    if not all(any(same_fact(fact, given) for given in asked) for fact in facts_of(rest)):
+    if not adds_no_fact(rest, question):
         return False
     return stance(claim, question) is not None or support(rest, question) >= RESTATED_SHARE
 

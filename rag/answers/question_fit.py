@@ -166,7 +166,7 @@ def adds_nothing(claim: str, question: str) -> bool:
     if is_yes_no_question(question):
         return False
     claim = _PLACEHOLDER.sub(" ", claim)
-    return _adds_no_fact(claim, question) and content_tokens(claim) <= content_tokens(question)
+    return adds_no_fact(claim, question) and content_tokens(claim) <= content_tokens(question)
 
 
 def restates(claim: str, question: str) -> bool:
@@ -177,10 +177,11 @@ def restates(claim: str, question: str) -> bool:
     if is_yes_no_question(question):
         return False  # "mTower implements TEE_Panic" restating "Does mTower implement TEE_Panic?" is the answer
     claim = _PLACEHOLDER.sub(" ", claim)
-    return _adds_no_fact(claim, question) and support(claim, question) >= RESTATED_SHARE
+    return adds_no_fact(claim, question) and support(claim, question) >= RESTATED_SHARE
 
 
-def _adds_no_fact(claim: str, question: str) -> bool:
+def adds_no_fact(claim: str, question: str) -> bool:
+    """Whether every fact of ``claim`` (number, date, name, identifier) is one the question gives."""
     asked = facts_of(question)
     return all(any(same_fact(fact, given) for given in asked) for fact in facts_of(claim))
 
