@@ -58,6 +58,7 @@ def run(settings: Settings, label: str, golden: Path, limit: int | None) -> dict
     service = indexed_service(settings)
     result = service.evaluate_answers(golden, limit=limit, progress=lambda line: print(line, file=sys.stderr))
     result["summary"]["setting"] = label
+    result["summary"]["backend"] = service.llm.name  # "auto" resolved: a replay must size the context the same way
     return result
 
 

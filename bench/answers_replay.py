@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +34,8 @@ from rag.llm.base import Message  # noqa: E402
 from rag.records import BackendStatus  # noqa: E402
 from rag.service import RagService  # noqa: E402
 from rag.settings import Settings  # noqa: E402
+
+RECORDED_BEFORE_BACKEND_WAS_KEPT = "embedded"
 
 
 class ReplayBackend:
@@ -68,6 +72,19 @@ def recorded_run(path: Path) -> tuple[dict[str, Any], dict[str, str]]:
     return recorded, replies
 
 
+def recorded_settings(settings: Settings, summary: dict[str, Any]) -> Settings:
+    """``settings`` as the recorded run answered with: its backend's name and its context cap.
+
+    The context a backend is given depends on its name (the embedded model's is capped in tokens, others' are not),
+    so a replay under the settings' ``"auto"`` would hand the checks other passages than the model read. A run
+    recorded before the backend was written down was the bench's default, the embedded model.
+    """
+    backend = str(summary.get("backend") or RECORDED_BEFORE_BACKEND_WAS_KEPT)
+    setting = re.fullmatch(r"context (\d+)", str(summary.get("setting", "")))
+    cap = int(setting.group(1)) if setting else settings.context_budget_tokens
+    return replace(settings, llm_backend=backend, context_budget_tokens=cap)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -80,7 +97,7 @@ def main() -> None:
     recorded, replies = recorded_run(args.run)
     before = {row["id"]: row for row in recorded["per_query"]}
     storage, models = ROOT / "storage" / "bench" / "realdocs", ROOT / "storage" / "models"
-    settings = Settings.from_env(storage_dir=storage, model_dir=models)
+    settings = recorded_settings(Settings.from_env(storage_dir=storage, model_dir=models), recorded["summary"])
     backend = ReplayBackend(settings.llm_backend, replies)
     service = RagService(settings, llm=backend)
     ids = {row["question"]: row["id"] for row in before.values()}
