@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Self
 
 from rag.records import Answer, BackendReport, Hit, QueryKind, SearchFilters
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from rag.answers.draft import AnswerDraft
     from rag.llm.base import LLMBackend
     from rag.models.embedding import Embedder
+    from rag.models.vector_memo import VectorMemo
     from rag.monitoring.recording import StageTimings
 
 
@@ -109,9 +111,16 @@ class AnswerFacade(FacadePart):
         )
 
     def sentence_relevance(self, question: str, sentences: Sequence[str]) -> list[float]:
-        """Cosine of each sentence to ``question`` by the embedding model (how the evidence is read by meaning)."""
-        vectors = self.embedder.embed_passages(list(sentences))
-        return [float(v) for v in vectors @ self.embedder.embed_queries([question])[0]]
+        """Cosine of each sentence to ``question`` by the embedding model (how the evidence is read by meaning);
+        a sentence or question read before is not embedded again."""
+        memo = self._question_time_vectors
+        return [float(v) for v in memo.passages(list(sentences)) @ memo.query(question)]
+
+    @cached_property
+    def _question_time_vectors(self) -> VectorMemo:
+        from rag.models.vector_memo import VectorMemo
+
+        return VectorMemo(self.embedder)
 
     def ask(
         self,
