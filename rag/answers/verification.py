@@ -7,6 +7,9 @@ carries; ``unsupported`` otherwise, with its markers removed, so nothing unsuppo
 the sentence that supports the claim, verbatim from the chunk. When the answer's main claim (its first claim) is
 unsupported, or most of its claims are, the caller shows the evidence instead of the answer. A yes or no that a FAQ
 entry of the passages, asking the question itself, replies to is decided by that reply (``faq_replies``).
+
+One claim is judged in ``claim_judgement``; this module reads the answer whole: which claim is its point, the
+passage that contradicts a failed point, the citations, and whether the evidence replaces the answer.
 """
 
 from __future__ import annotations
@@ -15,15 +18,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.answers.across_languages import ACROSS_REASON, meaning_units, tied_by_facts_alone
-from rag.answers.bindings import answered_elsewhere
-from rag.answers.citations import ATTRIBUTION_THRESHOLD, Passage, clip_quote_for, closed_sentence_spans
-from rag.answers.claim_words import name_tokens, readable_in, title_named
-from rag.answers.claims import ClaimCheck, check_claim
+from rag.answers.across_languages import meaning_units
+from rag.answers.citations import Passage, clip_quote_for, closed_sentence_spans
+from rag.answers.claim_judgement import check_against, judge_claim, with_marker
 from rag.answers.evidence import SentenceRelevance
 from rag.answers.facts import Fact, facts_of, same_fact
 from rag.answers.faithfulness import (
-    SUPPORT_THRESHOLD,
     is_question,
     is_table_row,
     is_yes_no_question,
@@ -31,34 +31,23 @@ from rag.answers.faithfulness import (
     strip_markers,
 )
 from rag.answers.faq_replies import FaqDecision, faq_decision, faq_verdict
-from rag.answers.premises import premises, premises_for
-from rag.answers.prompts import script_language
+from rag.answers.premises import premises
 from rag.answers.question_fit import (
-    ECHOED_NAME_REASON,
-    NO_COUNT_REASON,
-    NOT_ASKED_REASON,
     RESTATES_ONLY_REASON,
     adds_nothing,
-    asked_untouched,
     count_unsaid,
     is_claim,
-    names_only_asked,
     reading_context,
     restates,
-    unmentioned,
-    verb_unsaid,
 )
 from rag.answers.replies import (
-    NO_VERB_REASON,
     SELF_DENIAL_REASON,
     asked_verb,
-    check_reply,
     denies_what_it_affirms,
     says_word,
     stance,
 )
-from rag.ingest.lists import opening_lead_in
-from rag.records import Chunk, Citation, ClaimStatus, ClaimVerdict
+from rag.records import Citation, ClaimVerdict
 
 _MARKER = re.compile(r"\s*\[\d+\]")
 _CLOSING = "。．.！？!?"
@@ -152,57 +141,36 @@ def check_answer(
             verdicts.append(ClaimVerdict(plain, "not_checked", tuple(n for n in markers_of(sentence) if n in by_n)))
             pieces.append(sentence)
             continue
-        context = reading_context(plain, question)
         cited = [n for n in markers_of(sentence) if n in by_n]
         if main is None and faq is not None and (decided := faq_verdict(plain, cited, question, faq)) is not None:
             # the document's own reply to the question decides the answer's yes or no, in any language
             main, contradiction = decided, _faq_contradiction(decided, faq)
             verdicts.append(decided)
             n = decided.cited[0] if decided.cited else None
-            pieces.append(_with_marker(sentence, n))
+            pieces.append(with_marker(sentence, n))
             if n is not None:
                 quotes.setdefault(n, []).append(faq.reply.quote)
             if decided.status == "reattributed":
                 attributed, moved = (attributed, moved + 1) if cited else (attributed + 1, moved)
             continue
-        verdict, n, check = _judge(plain, context, cited, passages, given, question)
-        marked, supports = _with_marker(sentence, n), [(n, plain, check)]
-        if verdict.status == "unsupported" and (joined := _judge_parts(sentence, passages, given, question)):
-            verdict, marked, supports = joined
-        if verdict.status != "unsupported" and (unread := unmentioned(plain, question, passages)):
-            verdict = ClaimVerdict(plain, "unsupported", (), "no passage mentions " + ", ".join(unread))
-            marked, supports = _with_marker(sentence, None), []
-        checks = [check for _n, _said, check in supports if check is not None]
-        if verdict.status != "unsupported" and tied_by_facts_alone(plain, question, checks, units, relevance):
-            verdict = ClaimVerdict(plain, "unsupported", (), ACROSS_REASON)
-            marked, supports = _with_marker(sentence, None), []
-        moved_here = verdict.status == "reattributed"
-        if verdict.status != "unsupported" and (verb := verb_unsaid(plain, question, checks, moved=moved_here)):
-            verdict = ClaimVerdict(plain, "unsupported", (), NO_VERB_REASON.format(verb))
-            marked, supports = _with_marker(sentence, None), []
-        if verdict.status != "unsupported" and main is None and uncounted:
-            verdict = ClaimVerdict(plain, "unsupported", (), NO_COUNT_REASON)  # true, maybe, and no answer
-            marked, supports = _with_marker(sentence, None), []
-        if verdict.status != "unsupported" and main is None and (asked := asked_untouched(plain, question, sources)):
-            verdict = ClaimVerdict(plain, "unsupported", (), NOT_ASKED_REASON.format(asked))  # true, of another thing
-            marked, supports = _with_marker(sentence, None), []
-        if verdict.status != "unsupported" and main is None and (echoed := names_only_asked(plain, question)):
-            verdict = ClaimVerdict(plain, "unsupported", (), ECHOED_NAME_REASON.format(echoed))  # nobody new
-            marked, supports = _with_marker(sentence, None), []
+        first = main is None
+        judgement = judge_claim(sentence, question, passages, given, first=first, uncounted=uncounted, units=units,
+                                relevance=relevance)  # fmt: skip
         denied_by_itself: Contradiction | None = None
-        if verdict.status != "unsupported" and denies_what_it_affirms(plain, question):
+        if judgement.verdict.status != "unsupported" and denies_what_it_affirms(plain, question):
             # its own words hold and deny what its yes affirms: the passage they rest on says the opposite of the yes
-            for m, said, supporting in supports:
+            for m, said, supporting in judgement.supports:
                 if m is not None and supporting is not None:
                     denied_by_itself = Contradiction(m, clip_quote_for(said, supporting.evidence), plain)
                     break
-            verdict = ClaimVerdict(plain, "unsupported", (), SELF_DENIAL_REASON)
-            marked, supports = _with_marker(sentence, None), []
+            judgement = judgement.refused(SELF_DENIAL_REASON)
+        verdict, marked, supports = judgement.verdict, judgement.marked, judgement.supports
         if main is None and bare is not None and not says_word(plain, asked_verb(question)):
             main = bare  # "はい" undecided, then "#ライセンス違反…": nothing after it says what the yes is about
         # a table row copied from a passage is the evidence of a point, not the point: "The functions missing from …
         # are listed below:" over rows the table marks "Yes" stands or falls with what it says of them
         if main is None and not is_table_row(plain):
+            context = reading_context(plain, question)
             if verdict.status == "unsupported":
                 contradiction = denied_by_itself or _contradiction(plain, context, cited, passages, given, question)
                 if contradiction is None and denial_given != given:
@@ -224,6 +192,13 @@ def check_answer(
     pieces.append(answer[cursor:])
     text = "".join(pieces)
     citations = tuple(by_n[n].cite(quote) for n in dict.fromkeys(markers_of(text)) for quote in quotes.get(n, ()))
+    verdicts, main_failed = _settled(verdicts, main, question)
+    return CheckedAnswer(text.strip(), citations, tuple(verdicts), main_failed, attributed, moved, contradiction)
+
+
+def _settled(verdicts: list[ClaimVerdict], main: ClaimVerdict | None, question: str) -> tuple[list[ClaimVerdict], bool]:
+    """The verdicts once the answer is read whole, and whether its main claim (``main``, else the first judged)
+    failed: an answer that only restates the question, or only asks, says nothing."""
     if (
         main is None
         and verdicts
@@ -244,7 +219,7 @@ def check_answer(
     main_failed = main is not None and (
         main.status == "unsupported" or (not answered and 2 * len(failed) > len(judged))
     )
-    return CheckedAnswer(text.strip(), citations, tuple(verdicts), main_failed, attributed, moved, contradiction)
+    return verdicts, main_failed
 
 
 def _faq_contradiction(verdict: ClaimVerdict, faq: FaqDecision) -> Contradiction | None:
@@ -265,140 +240,6 @@ def _only_asking(verdict: ClaimVerdict) -> ClaimVerdict:
     return ClaimVerdict(verdict.sentence, "unsupported", (), ONLY_ASKS_REASON)
 
 
-def _judge(
-    claim: str,
-    context: str,
-    cited: list[int],
-    passages: Sequence[Passage],
-    given: Sequence[Fact] = (),
-    topic: str = "",
-) -> tuple[ClaimVerdict, int | None, ClaimCheck | None]:
-    """The verdict on one claim, the passage number it ends up citing and the check that supports it."""
-    by_n = {p.n: p for p in passages}
-    failed: list[ClaimCheck] = []
-    for n in cited:
-        check = _check(claim, by_n[n], context, given, topic)
-        if check.supported and (elsewhere := _answered_elsewhere(claim, context, by_n[n], check, passages)):
-            return ClaimVerdict(claim, "unsupported", (), elsewhere), None, None
-        if check.supported:
-            return ClaimVerdict(claim, "verified", (n,)), n, check
-        failed.append(check)
-    first_failure = failed[0] if failed else None
-    # the model cited the wrong passage, or none: a passage it did not choose must support the claim more strongly,
-    # unless the claim states facts (numbers, names, identifiers): those must all be found there, which is stronger
-    threshold = SUPPORT_THRESHOLD if facts_of(claim) else ATTRIBUTION_THRESHOLD
-    others = [p for p in passages if p.n not in cited]
-    checks = [(p.n, _check(claim, p, context, given, topic, threshold)) for p in others]
-    supported = [(n, c) for n, c in checks if c.supported]
-    # a passage that restates the claim as closely as the one supporting it, and says the opposite, decides:
-    # "it is unsafe to nest optional arguments" against "optional arguments … may safely be nested" is not
-    # supported by an example elsewhere that shares "optional argument" and \NewDocumentCommand
-    opposing = [c for c in [*failed, *(c for _n, c in checks)] if c.opposes]
-    if supported:
-        n, check = max(supported, key=lambda item: (item[1].support, -item[0]))
-        closest = max(opposing, key=lambda c: c.support, default=None)
-        if closest is None or closest.support < check.support:
-            if elsewhere := _answered_elsewhere(claim, context, by_n[n], check, passages):
-                return ClaimVerdict(claim, "unsupported", (), elsewhere), None, None
-            return ClaimVerdict(claim, "reattributed", (n,)), n, check
-        return ClaimVerdict(claim, "unsupported", (), closest.reason), None, None
-    if first_failure is None and checks:
-        first_failure = max((c for _, c in checks), key=lambda c: c.support)
-    reason = first_failure.reason if first_failure else "no passage to check it against"
-    return ClaimVerdict(claim, "unsupported", (), reason), None, None
-
-
-def _answered_elsewhere(
-    claim: str, context: str, passage: Passage, check: ClaimCheck, passages: Sequence[Passage]
-) -> str:
-    """Why a short claim (one that leans on its question, ``context``) is not the answer its passage supports: a
-    passage, its own or another, gives a sibling of its fact for what the question asks
-    (``bindings.answered_elsewhere``); "" otherwise."""
-    if not context:
-        return ""
-    named = name_tokens(passage.chunk.source, title_named(passage.chunk, context))
-    readable = readable_in(context, script_language(check.evidence), named) or context
-    others = [p.chunk.text for p in passages]
-    if (sibling := answered_elsewhere(facts_of(claim), f"{readable} {claim}", check.evidence, others)) is None:
-        return ""
-    return f"the passages give {sibling.text} for what the question asks"
-
-
-def _judge_parts(
-    sentence: str, passages: Sequence[Passage], given: Sequence[Fact], question: str
-) -> tuple[ClaimVerdict, str, list[tuple[int | None, str, ClaimCheck | None]]] | None:
-    """A sentence joining facts from two passages, judged part by part: "The ban starts 270 days after enactment,
-    while a challenge must be filed within 165 days" holds one deadline from each of two sections, and no passage
-    holds both. It splits where its clauses join (``_JOIN``) when every part states a fact of its own, and is
-    supported when every part is, each part then citing its own passage. None when it does not split or a part
-    fails."""
-    parts = _JOIN.split(sentence)
-    texts, joins = parts[::2], parts[1::2]
-    if len(texts) < 2 or not all(facts_of(strip_markers(t)) for t in texts):
-        return None
-    by_n = {p.n: p for p in passages}
-    judged = []
-    for text in texts:
-        plain = strip_markers(text)
-        context = reading_context(plain, question)
-        verdict, n, check = _judge(
-            plain, context, [m for m in markers_of(text) if m in by_n], passages, given, question
-        )
-        if verdict.status == "unsupported":
-            return None
-        judged.append((verdict, n, plain, check))
-    status: ClaimStatus = "verified" if all(v.status == "verified" for v, *_ in judged) else "reattributed"
-    cited = tuple(dict.fromkeys(n for _, n, _, _ in judged if n is not None))
-    marked = "".join(_with_marker(text, n) + join for (_, n, _, _), text, join in zip(judged, texts, [*joins, ""]))
-    return ClaimVerdict(strip_markers(sentence), status, cited), marked, [(n, p, c) for _, n, p, c in judged]
-
-
-def _check(
-    claim: str,
-    passage: Passage,
-    context: str,
-    given: Sequence[Fact],
-    topic: str,
-    threshold: float = SUPPORT_THRESHOLD,
-) -> ClaimCheck:
-    """``check_claim`` against a passage's whole chunk, whose file name tells which words only name the document
-    and whose metadata keeps the sentence introducing a list it starts in; a bare reply to a yes/no question
-    ("はい", "No, it cannot") is checked as the question's proposition instead.
-
-    A claim the chunk does not support is checked against the neighbours the passage shows beside it
-    (``Passage.around``): the model read "新しい文字クラスはcl-i から cl-xii までの 12 個とする" under the heading
-    chunk it was found by. The first that supports it is its check; else the chunk's."""
-    own = _check_chunk(claim, passage.chunk, context, given, topic, threshold)
-    if own.supported:
-        return own
-    for neighbour in passage.around:
-        if (check := _check_chunk(claim, neighbour, context, given, topic, threshold)).supported:
-            return check
-    return own
-
-
-def _check_chunk(
-    claim: str, chunk: Chunk, context: str, given: Sequence[Fact], topic: str, threshold: float
-) -> ClaimCheck:
-    lead_in = opening_lead_in(chunk)
-    given = premises_for(chunk, given, topic) if topic else given
-    if topic and (stated := stance(claim, topic)) is not None:
-        return check_reply(
-            stated, topic, chunk.text, threshold=threshold, given=given, source=chunk.source, lead_in=lead_in
-        )
-    return check_claim(
-        claim,
-        chunk.text,
-        context=context,
-        threshold=threshold,
-        given=given,
-        topic=topic,
-        source=chunk.source,
-        lead_in=lead_in,
-        title=title_named(chunk, topic),
-    )
-
-
 def _contradiction(
     claim: str, context: str, cited: list[int], passages: Sequence[Passage], given: Sequence[Fact], topic: str
 ) -> Contradiction | None:
@@ -409,7 +250,7 @@ def _contradiction(
         return None
     claimed = facts_of(claim)
     for passage in sorted(passages, key=lambda p: (p.n not in cited, p.n)):
-        check = _check(claim, passage, context, given, topic)
+        check = check_against(claim, passage, context, given, topic)
         # a premise the sentence leaves implicit must not be one it names another identifier in place of
         found = facts_of(check.evidence)
         implicit = any(f.kind == "identifier" and not any(same_fact(f, g) for g in found) for f in claimed)
@@ -417,20 +258,3 @@ def _contradiction(
         if check.contradicts and not (implicit and named_other):
             return Contradiction(passage.n, clip_quote_for(claim, check.evidence), claim)
     return None
-
-
-def _with_marker(sentence: str, n: int | None) -> str:
-    """``sentence`` with its markers replaced by ``[n]`` before its closing punctuation (none when ``n`` is None).
-
-    The marker keeps the spacing the model used ("approval [1]."); a new one follows Latin text after a space.
-    """
-    first = _MARKER.search(sentence)
-    bare = _MARKER.sub("", sentence).rstrip()
-    if n is None:
-        return bare
-    at = len(bare) - 1 if bare and bare[-1] in _CLOSING else len(bare)
-    if first is not None:
-        space = first.group()[: len(first.group()) - len(first.group().lstrip())]
-    else:
-        space = " " if at and bare[at - 1].isascii() and bare[at - 1].isalnum() else ""
-    return f"{bare[:at]}{space}[{n}]{bare[at:]}"
