@@ -14,7 +14,6 @@ passage that contradicts a failed point, the citations, and whether the evidence
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -48,13 +47,6 @@ from rag.answers.replies import (
     stance,
 )
 from rag.records import Citation, ClaimVerdict
-
-_MARKER = re.compile(r"\s*\[\d+\]")
-_CLOSING = "。．.！？!?"
-_JOIN = re.compile(r"(,\s+(?:while|whereas|but)\s+|;\s+|(?<=[しり])、|(?<=[すた]が)、|一方で?、)")
-"""Where a sentence joins two statements that may each rest on a passage of their own: ", while", "; ", and in
-Japanese after a continuative (開始し、/ であり、) or an adversative (ですが、), never after a topic (「…は、」 keeps
-its subject with what is said of it)."""
 
 
 @dataclass(frozen=True, slots=True)
