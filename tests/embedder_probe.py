@@ -16,13 +16,14 @@ from rag.models.embedding import Embedder
 
 
 class ProbeEmbedder:
-    """Embeds with ``inner``; ``passages`` lists every passage embedded, ``seconds`` their embedding time (wall
-    clock) and ``cpu_seconds`` the process CPU time it took (all threads)."""
+    """Embeds with ``inner``; ``passages`` and ``queries`` list every passage and query embedded, ``seconds`` the
+    passages' embedding time (wall clock) and ``cpu_seconds`` the process CPU time it took (all threads)."""
 
     def __init__(self, inner: Embedder) -> None:
         self._inner = inner
         self.name, self.fingerprint, self.dimension = inner.name, inner.fingerprint, inner.dimension
         self.passages: list[str] = []
+        self.queries: list[str] = []
         self.seconds = self.cpu_seconds = 0.0
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
@@ -35,7 +36,8 @@ class ProbeEmbedder:
             self.passages += texts
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        self.queries += texts
         return self._inner.embed_queries(texts)
 
     def reset(self) -> None:
-        self.passages, self.seconds, self.cpu_seconds = [], 0.0, 0.0
+        self.passages, self.queries, self.seconds, self.cpu_seconds = [], [], 0.0, 0.0

@@ -10,7 +10,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -53,9 +53,18 @@ class StageTimes:
 class HybridRetriever:
     """Search over one Index; thread-safe (the one per-query state, ``last_times``, is kept per thread)."""
 
-    def __init__(self, index: Index, settings: Settings, reranker: Reranker | None = None) -> None:
+    def __init__(
+        self,
+        index: Index,
+        settings: Settings,
+        reranker: Reranker | None = None,
+        query_vector: Callable[[str], np.ndarray] | None = None,
+    ) -> None:
+        """``query_vector``: the index's embedding of a query, from a memo the answer's evidence shares (a question
+        is searched and then read with its sentences); None embeds each query afresh."""
         self._index = index
         self._settings = settings
+        self._query_vector = query_vector or (lambda query: index.embedder.embed_queries([query])[0])
         self._reranker = reranker
         self._reranker_loaded = reranker is not None
         self._metadata = MetadataCache(index.manifest)
@@ -127,7 +136,7 @@ class HybridRetriever:
         embed_ms = dense_ms = 0.0
         if weight > 0.0:
             self._index.check_model(self._index.embedder)  # query vectors from another embedding would not match
-            vector = self._index.embedder.embed_queries([query])[0]
+            vector = self._query_vector(query)
             t2 = time.perf_counter()
             dense_hits = self._dense(vector, candidate_k, filters, mask, keyword)
             if filters is None:

@@ -308,7 +308,10 @@ class RagService(QuizFacade, BasesFacade, AnswerFacade):
     def retriever(self) -> HybridRetriever:
         from rag.retrieval.hybrid import HybridRetriever
 
-        return HybridRetriever(self.index, self.settings)
+        # the question's vector, embedded once for its search and its evidence (``sentence_relevance``)
+        return HybridRetriever(
+            self.index, self.settings, query_vector=lambda query: self._question_time_vectors.query(query)
+        )
 
     def evaluate(
         self,

@@ -17,6 +17,7 @@ from rag.errors import LLMUnavailableError
 from rag.models.embedding import MINILM_OFFLINE
 from rag.records import Chunk, Hit, StageScores
 from rag.settings import Settings
+from tests.embedder_probe import ProbeEmbedder
 from tests.scripted_llm import ScriptedLLM
 
 SETTINGS = Settings()
@@ -106,6 +107,28 @@ def test_real_search_finds_no_basis_for_a_question_the_documents_never_touch(tmp
         assert service.prepare_answer(on_topic).basis, on_topic
     for off_topic in ("Who painted the Mona Lisa?", "富士山の高さは何メートルですか？"):
         assert not service.prepare_answer(off_topic).basis, off_topic
+
+
+@pytest.mark.slow
+def test_a_question_is_embedded_once_for_its_search_and_its_evidence(tmp_path, models_dir, e5_embedder) -> None:
+    from rag.service import RagService
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "remote.md").write_text(f"# Remote work\n\n{REMOTE}\n\n# Security\n\n{SECURITY}\n")
+    counting = ProbeEmbedder(e5_embedder)
+    service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=counting)
+    service.index_paths([docs])
+    counting.reset()
+    question = "How many days a week can I work from home?"
+    draft = service.prepare_answer(question)
+    assert draft.evidence and counting.queries == [question]
+    read = list(counting.passages)  # the passages' sentences, read by meaning for the evidence
+    assert read and len(read) == len(set(read))
+    counting.reset()
+    again = service.prepare_answer(question)  # asked again: nothing is embedded again, the same evidence
+    assert counting.queries == [] and counting.passages == []
+    assert [e.sentence for e in again.evidence] == [e.sentence for e in draft.evidence]
 
 
 def test_answer_cites_verbatim_quotes_and_drops_nonexistent_passages() -> None:

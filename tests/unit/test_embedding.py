@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +15,7 @@ from rag.models.e5_rebuild import MODEL_FOLDER, SAMPLE_PASSAGES, SAMPLE_QUERIES,
 from rag.models.embedding import MINILM_OFFLINE, Embedder, load_embedder
 from rag.models.vector_memo import VectorMemo
 from rag.settings import DEFAULT_EMBEDDING_MODEL, Settings
+from tests.embedder_probe import ProbeEmbedder
 
 # Five Japanese passages on unrelated topics, and a paraphrased question for each (little word overlap).
 JA_PASSAGES = (
@@ -104,51 +104,34 @@ def test_concurrent_sessions_can_embed_at_once(minilm_embedder: Embedder) -> Non
         np.testing.assert_allclose(result, expected, atol=1e-5)
 
 
-class _CountingEmbedder:
-    """The e5 embedder, counting the texts it is asked to embed."""
-
-    def __init__(self, embedder: Embedder) -> None:
-        self.name, self.fingerprint, self.dimension = embedder.name, embedder.fingerprint, embedder.dimension
-        self._embedder = embedder
-        self.embedded: list[str] = []
-
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        self.embedded.extend(texts)
-        return self._embedder.embed_passages(texts)
-
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        self.embedded.extend(texts)
-        return self._embedder.embed_queries(texts)
-
-
 def test_question_time_vectors_are_the_embedders_own_and_embedded_once(e5_embedder: Embedder) -> None:
-    counting = _CountingEmbedder(e5_embedder)
+    counting = ProbeEmbedder(e5_embedder)
     memo = VectorMemo(counting, batch_size=2)
     sentences = [*JA_PASSAGES, JA_PASSAGES[0]]  # overlapping passages share a sentence
     vectors = memo.passages(sentences)
     np.testing.assert_allclose(vectors, e5_embedder.embed_passages(sentences), atol=1e-5)
-    assert sorted(counting.embedded) == sorted(JA_PASSAGES)  # the repeated sentence embedded once
+    assert sorted(counting.passages) == sorted(JA_PASSAGES)  # the repeated sentence embedded once
     question = memo.query(JA_QUERIES[2])
     np.testing.assert_allclose(question, e5_embedder.embed_queries([JA_QUERIES[2]])[0], atol=1e-5)
     assert int(np.argmax(vectors @ question)) == 2
 
-    counting.embedded.clear()
+    counting.reset()
     again = memo.passages([JA_PASSAGES[3], "明日は雨が降るでしょう。"])  # the next question's passages
-    assert counting.embedded == ["明日は雨が降るでしょう。"]
+    assert counting.passages == ["明日は雨が降るでしょう。"]
     np.testing.assert_allclose(again[0], vectors[3], atol=1e-6)
     memo.query(JA_QUERIES[2])
-    assert counting.embedded == ["明日は雨が降るでしょう。"]  # the question as a query: kept apart, and kept
+    assert counting.queries == []  # the question is kept as a query
 
 
 def test_question_time_vectors_keep_the_most_recently_used(e5_embedder: Embedder) -> None:
-    counting = _CountingEmbedder(e5_embedder)
+    counting = ProbeEmbedder(e5_embedder)
     memo = VectorMemo(counting, capacity=3)
     memo.passages(JA_PASSAGES[:3])
     memo.passages([JA_PASSAGES[0]])  # used again: kept over 1 and 2
     memo.passages([JA_PASSAGES[3]])  # over capacity: the least recently used (1) is dropped
-    counting.embedded.clear()
+    counting.reset()
     memo.passages([JA_PASSAGES[0], JA_PASSAGES[1]])
-    assert counting.embedded == [JA_PASSAGES[1]]
+    assert counting.passages == [JA_PASSAGES[1]]
 
 
 def test_fingerprint_is_name_and_weights_hash(e5_embedder: Embedder, minilm_embedder: Embedder,
