@@ -75,4 +75,4 @@ class VectorMemo:
                 self._vectors.move_to_end((query, text))
             while len(self._vectors) > self._capacity:
                 self._vectors.popitem(last=False)
-        return np.vstack([known[text] for text in texts])
+        return np.vstack([known[text] for text in texts])  # the caller's own copy: the kept vectors stay as embedded

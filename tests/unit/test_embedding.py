@@ -114,6 +114,8 @@ def test_question_time_vectors_are_the_embedders_own_and_embedded_once(e5_embedd
     question = memo.query(JA_QUERIES[2])
     np.testing.assert_allclose(question, e5_embedder.embed_queries([JA_QUERIES[2]])[0], atol=1e-5)
     assert int(np.argmax(vectors @ question)) == 2
+    question *= 2  # what a caller does with its vectors does not change those kept for later questions
+    np.testing.assert_allclose(memo.query(JA_QUERIES[2]), question / 2, atol=1e-7)
 
     counting.reset()
     again = memo.passages([JA_PASSAGES[3], "明日は雨が降るでしょう。"])  # the next question's passages
