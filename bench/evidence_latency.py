@@ -6,7 +6,8 @@ them. Three ways of embedding the passages' sentences, in the same run::
 
     .venv/bin/python bench/evidence_latency.py          # uses the bench index of bench/answers_realdocs.py
 
-- ``batch 32, nothing kept``: each question embeds its sentences afresh, 32 to a batch (before ``VectorMemo``);
+- ``batch 32, nothing kept``: each question embeds its sentences afresh, 32 to a batch (as before ``VectorMemo``,
+  save that the question is embedded once for its search and its evidence);
 - ``batch 8, nothing kept``: the same in batches of 8 (a question seen for the first time);
 - ``batch 8, kept`` (the product): sentences and questions embedded before are not embedded again.
 
