@@ -67,7 +67,7 @@ class VectorMemo:
         missing = list(dict.fromkeys(text for text in texts if text not in known))
         if missing:
             embed = self._embedder.embed_queries if query else self._embedder.embed_passages
-            fresh = embed_in_length_order(missing, self._batch_size, lambda batch: embed(batch))
+            fresh = embed_in_length_order(missing, self._batch_size, embed)
             known.update(zip(missing, fresh, strict=True))
         with self._lock:
             for text, vector in known.items():
