@@ -82,7 +82,7 @@ from rag.answers.faithfulness import (
     token_words,
 )
 from rag.answers.loanwords import heard_in
-from rag.answers.polarity import denied_words, holds_words, polarity_conflict
+from rag.answers.polarity import denied_words, denies_what_is_claimed, holds_words, polarity_conflict
 from rag.answers.prompts import script_language
 from rag.answers.scope import former_state
 from rag.answers.windows import windows, without_link_targets
@@ -314,7 +314,8 @@ def check_claim(
     if not reason and (past := former_state(claim, best.evidence)):
         reason = f"the cited text describes a former state ({past}); the claim states it as current"
     # the evidence states the opposite only when it is a statement, not a question, that holds what the claim denies
-    # (not "sparingly" against "not … often"), and no other statement restating the claim about as closely agrees
+    # (not "sparingly" against "not … often") or denies what it affirms (not "does not apply to … divestiture"
+    # against "requires divestiture"), and no other statement restating the claim about as closely agrees
     # with it: a FAQ quotes the misconception before the answer that corrects it
     contradicts = (
         conflict
@@ -324,6 +325,7 @@ def check_claim(
         and not best_contrasted
         and not _asks(best.evidence)
         and holds_words(denied_words(claim), best_reading)
+        and denies_what_is_claimed(claim, best_reading)
         and all(
             polarity_conflict(claim, w.said, across=script_language(w.check.evidence) != language)
             for w in ranked[1:]

@@ -10,6 +10,7 @@ import re
 
 from rag.answers.facts import fact_found, facts_of, plain_text
 from rag.answers.faithfulness import content_tokens, is_question, is_table_row, punctuated_sentences, support
+from rag.ingest.tokenization import EnglishTokenizer
 
 POLARITY_MIN_SUPPORT = 0.5
 """Polarity is compared only with an evidence sentence the claim restates (this share of its content words)."""
@@ -121,6 +122,56 @@ def denied_words(claim: str) -> set[str]:
         return set()
     scope = _EN_CLAUSE_END.split(text[denial.end() :], 1)[0]
     return {word for word in content_tokens(scope) if word not in _EN_REPORTING}
+
+
+_EN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_ADVERB = re.compile(r"[A-Za-z]{3,}(?<![Pp])ly")
+"""An adverb ("currently", "fully"), not a verb in -ply ("apply", "supply") or a short word ("only", "rely")."""
+_STEMS = EnglishTokenizer(whole=False)
+"""Snowball stems of English words, stopwords left out: "apply" and "applied" share one, "application" has its own."""
+_EN_WHOLE_DENIAL = re.compile(r"nothing|none|nobody|nowhere|neither|nor", re.IGNORECASE)
+"""A denial that is the subject ("Nothing in this division may be construed to authorize…"): it denies its clause."""
+_GRAMMATICAL_DENIAL = re.compile(r"not|no|never|cannot|n't", re.IGNORECASE)
+_EN_PASSED_ON = frozenset(
+    _STEMS.tokenize(" ".join(_EN_REPORTING) + " construed interpreted deemed considered intended meant")
+)
+"""Verbs a denial passes through to what follows: "may not be construed to authorize X" denies authorizing X."""
+
+
+def negated_words(text: str) -> set[str] | None:
+    """The words the English denials in ``text`` negate: the first content word after each in its clause, an adverb
+    passed over ("does not currently support" negates "support", "does not apply to …" negates "apply", "no funds"
+    negates "funds"); the rest of the clause after a denial that is the subject ("nothing", "none") or passes through
+    a verb of saying or reading ("not be construed to authorize …"). None when a denial's scope cannot be named so:
+    in Japanese, for a denial with no word after it ("| TEE_Panic | No |"), and for a word that is itself the denial
+    ("unsupported", "prohibited")."""
+    text = _EN_NOT_NEGATION.sub(" ", _ANSWER_PARTICLE.sub("", plain_text(text)))
+    if _KANA.search(text):
+        return None
+    negated: set[str] = set()
+    for clause in re.split(r"\||" + _EN_CLAUSE_END.pattern, text):
+        for denial in _EN_NEGATION.finditer(clause or ""):
+            words = [w for w in _EN_WORD.findall(clause[denial.end() :]) if _STEMS.tokenize(w)]
+            words = [w for w in words if not _EN_NEGATION.fullmatch(w) and not _ADVERB.fullmatch(w)]
+            whole = bool(_EN_WHOLE_DENIAL.fullmatch(denial.group()))
+            if not words or not (whole or _GRAMMATICAL_DENIAL.fullmatch(denial.group())):
+                return None
+            whole = whole or _STEMS.tokenize(words[0])[0] in _EN_PASSED_ON
+            negated.update(w.lower() for w in (words if whole else words[:1]))
+    return negated
+
+
+def denies_what_is_claimed(claim: str, evidence: str) -> bool:
+    """Whether an English ``evidence`` that denies something denies what an affirmative ``claim`` says: one of its
+    denials negates a word of the claim (the same stem). "(A) does not apply to a foreign adversary controlled
+    application with respect to which a qualified divestiture is executed…" holds every word of "H.R. 815 requires
+    divestiture of applications controlled by a foreign adversary" and a "not", yet denies that the prohibition
+    applies, not that divestiture is required: it is no "No" to the claim. True when nothing settles it that way
+    (a negated or Japanese claim, evidence with no English denial or one ``negated_words`` cannot scope)."""
+    if _KANA.search(plain_text(claim)) or is_negated(claim) or not (negated := negated_words(evidence)):
+        return True
+    claimed = set(_STEMS.tokenize(claim))
+    return any(claimed & set(_STEMS.tokenize(word)) for word in negated)
 
 
 def holds_words(words: set[str], text: str) -> bool:

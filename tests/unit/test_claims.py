@@ -502,6 +502,32 @@ def test_a_yes_no_answer_its_passage_contradicts_is_answered_the_other_way_with_
 
 
 @needs_realdocs
+def test_a_denial_of_another_verb_is_no_answer_to_the_claim() -> None:
+    """Asked whether H.R. 815 requires divestiture of apps controlled by a foreign adversary, the model said "Yes"
+    citing the bill's exemptions: "(A) does not apply to a foreign adversary controlled application with respect to
+    which a qualified divestiture is executed before …". The answer was replaced by that sentence led by "No. The
+    passage below says the opposite": its "not" denies that the prohibition applies, not that divestiture is required.
+    The sentence does not verify the "Yes" either; it is shown without a verdict. Its denial still answers a claim
+    about what it denies."""
+    from rag.answers.draft import answer_question
+
+    exemption = "(A) does not apply to a foreign adversary controlled application with respect to which a qualified"
+    chunk = chunk_with("en_us_bill_hr815_2024.pdf", exemption)
+    question = "Does H.R. 815 require divestiture of applications controlled by a foreign adversary?"
+    reply = "Yes, H.R. 815 requires divestiture of applications controlled by a foreign adversary. [1]"
+    answer = answer_question(ScriptedLLM([reply]), question, [Hit(chunk, 1.0)], Settings())
+    assert list(answer.unsupported_sentences) == [reply.removesuffix(" [1]")]
+    assert not answer.answer.startswith(("No", "Yes")), answer.answer.splitlines()[0]
+    assert exemption in answer.answer
+    applies = check_claim(
+        "Subsection (a) applies to a foreign adversary controlled application with respect to which a qualified "
+        "divestiture is executed before the date on which a prohibition would begin to apply to such application.",
+        chunk.text,
+    )
+    assert not applies.supported and applies.contradicts, applies.reason
+
+
+@needs_realdocs
 def test_a_number_the_sentence_gives_for_another_clause_does_not_verify_the_claim() -> None:
     """The bill's sanctions waiver runs "for renewable periods not to exceed 180 days only if, not later than 15 days
     after the date on which the waiver is to take effect, …". Asked by how long the President can push back the date
