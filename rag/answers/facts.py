@@ -142,6 +142,8 @@ _MONTHS = {
     )
 }
 _MONTH_NAME = re.compile(r"\b(" + "|".join(m.capitalize() for m in _MONTHS if m != "may") + r"|May(?= \d))\b")
+_MONTH_ABBREVIATION = re.compile(r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.(?=\s?\d)")
+"""A month abbreviated before a day or year ("Patented Jan. 27, 1880"): the month it names."""
 ERAS: dict[str, tuple[int, int]] = {
     "令和": (2018, 99),  # runs on: a generous bound rather than a yearly edit
     "平成": (1988, 31),
@@ -282,6 +284,10 @@ def facts_of(text: str) -> tuple[Fact, ...]:
             taken.append(match.span())
     for match in _MONTH_NAME.finditer(text):
         facts.append(Fact("date", f"{_MONTHS[match[1].lower()]} month", match[1]))
+        taken.append(match.span())
+    for match in _MONTH_ABBREVIATION.finditer(text):
+        month = next(i for name, i in _MONTHS.items() if name.startswith(match[1].lower()[:3]))
+        facts.append(Fact("date", f"{month} month", match.group()))
         taken.append(match.span())
     for match in _TIME.finditer(text):
         if (clock := _clock_time(match)) is not None:

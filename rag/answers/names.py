@@ -41,14 +41,19 @@ _IDENTIFIER = re.compile(
     re.ASCII,  # "mTowerはTEE_GetPropertyAsStringを実装" holds mTower and TEE_GetPropertyAsString
 )
 _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,}\b", re.ASCII)
-_CAPITALIZED_RUN = re.compile(r"\b[A-Z][a-z][A-Za-z'-]*(?:\s+(?:of\s+|for\s+|and\s+)?[A-Z][a-z][A-Za-z'-]*)*", re.ASCII)
+_CAPITALIZED_RUN = re.compile(
+    r"\b[A-Z][a-z][A-Za-z'-]*(?:\s+(?:of\s+|for\s+|and\s+|[A-Z]\.\s+)?[A-Z][a-z][A-Za-z'-]*)*", re.ASCII
+)
+"""Capitalized words in a row, with the connectives a name holds and a middle initial ("Thomas A. Edison")."""
+_INITIAL = re.compile(r"[A-Z]\.")
 _NOT_NAMES = frozenset(
     "I I'm Yes No Not The This That These Those There It Its In On At For From To With By As An A If When Where "
     "What Which Who Why How However Also And But Or So Then Therefore Thus Both Each Every All Some Any "
     "Section Article Chapter Page Table Figure Note Answer Question Passage".split()
 )
-_NAME_GAP = r"[\W_]+(?:(?:of|for|and|the)[\W_]+){0,2}"
-"""What may stand between the words of a name where a text writes it: punctuation, spaces and its connectives."""
+_NAME_GAP = r"[\W_]+(?:(?:of|for|and|the|[a-z]\.)[\W_]+){0,2}"
+"""What may stand between the words of a name where a text writes it: punctuation, spaces, its connectives and a
+middle initial ("Thomas Edison" is found in "Thomas A. Edison")."""
 _POSSESSIVE = re.compile(r"['’]s?$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?。！？:：\n]\s*|[-*•]\s+)$")
 
@@ -69,7 +74,7 @@ def identifiers_and_names(text: str, taken: list[tuple[int, int]]) -> list[tuple
     for match in _CAPITALIZED_RUN.finditer(text):
         if overlaps(match.span(), taken):
             continue
-        words = [w for w in match.group().split() if w not in ("of", "for", "and")]
+        words = [w for w in match.group().split() if w not in ("of", "for", "and") and not _INITIAL.fullmatch(w)]
         at_start = bool(_SENTENCE_START.search(text[: match.start()]))
         if at_start and len(words) == 1 or all(w in _NOT_NAMES for w in words):
             continue

@@ -5,6 +5,7 @@ wrong yes or no."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from test_claims import chunk_with, embedding_relevance, needs_realdocs
 
@@ -431,11 +432,38 @@ def test_a_who_answer_that_names_only_the_question_s_person_is_not_verified() ->
         "Thomas A. Edison witnessed under Edison's signature at the end of the written specification of the lamp "
         "patent [1]."
     )
-    assert refusal_reason(echoed, question, heading) == ECHOED_NAME_REASON.format("Thomas A. Edison")
+    # the scan reads the heading "THOMAS A. EDIEON": the name the claim gives is not found there before its echo is
+    assert refusal_reason(echoed, question, heading) == "not in the cited text: Thomas A. Edison"
+    assert names_only_asked(echoed, question) == "Thomas A. Edison"
+    # the same claim against the heading as it stands in the document: only the echo of the question's name is left
+    spelled = replace(heading, text=heading.text.replace("EDIEON", "EDISON"))
+    assert refusal_reason(echoed, question, spelled) == ECHOED_NAME_REASON.format("Thomas A. Edison")
     assert names_only_asked("Edison himself signed as witness.", question) == "Edison"
     # naming others, or nobody, is left to the other checks
     assert names_only_asked("S. L. Griffin and John F. Randolph signed as witnesses.", question) == ""
     assert names_only_asked("Edison's assistants signed as witnesses.", question) == ""
+
+
+@needs_realdocs
+def test_a_name_written_with_a_middle_initial_is_a_fact_the_passage_must_hold() -> None:
+    """Asked who was granted U.S. patent 223,898, the model answered "Thomas A. Edison was granted U.S. patent
+    223,898 for an electric lamp." Its name was no fact ("Edison" after "A. " read as a sentence's first word), so
+    the sentence read as restating the question, the next one became the answer's point, and a right answer was
+    replaced. Any other name with an initial ("Thomas A. Lincoln") was verified on the same words. The patent's
+    "Patented Jan. 27, 1880." gives the date an answer writes "January 27, 1880"."""
+    grant = chunk_with("en_scan_edison_patent_us223898.pdf", "to Thomas A. Edison, of Menlo Park")
+    question = "Who was granted U.S. patent 223,898 for an electric lamp?"
+    right = check_answer(
+        "Thomas A. Edison was granted U.S. patent 223,898 for an electric lamp [1]. It lights by incandescence.",
+        question,
+        [Passage(1, grant, grant.text)],
+    )
+    assert not right.main_claim_failed and right.claims[0].status == "verified", right.claims
+    invented = "Thomas A. Lincoln was granted U.S. patent 223,898 for an electric lamp [1]."
+    assert refusal_reason(invented, question, grant) == "not in the cited text: Thomas A. Lincoln"
+    first_page = chunk_with("en_scan_edison_patent_us223898.pdf", "Patented Jan. 27, 1880.")
+    assert check_claim("The lamp was patented on January 27, 1880.", first_page.text).supported
+    assert not check_claim("The lamp was patented on February 27, 1880.", first_page.text).supported
 
 
 @needs_realdocs
