@@ -21,6 +21,7 @@ from rag.answers.faithfulness import (
     script_runs,
     token_words,
 )
+from rag.answers.loanwords import heard_in
 from rag.answers.prompts import Language, script_language
 from rag.ingest.chunking import document_title
 from rag.records import Chunk
@@ -120,10 +121,16 @@ def readable_in(context: str, language: Language, named: Set[str]) -> str:
     return written if content_tokens(written) - named else ""
 
 
-def name_tokens(source: str, title: str = "") -> set[str]:
-    """The content tokens of a file's name ("ptex", "manual" of ``ja_ptex_manual.pdf``), and of the document's
-    ``title`` when given (``title_named``)."""
-    named = content_tokens(" ".join(name_pieces(source))) if source else set()
+def name_tokens(source: str, title: str = "", said: str = "") -> set[str]:
+    """The content tokens of a file's name ("ptex", "manual" of ``ja_ptex_manual.pdf``), of the document's ``title``
+    when given (``title_named``), and of the katakana words in ``said`` that render a word of the file's name: a
+    claim about ``ja_oss_compliance_pamphlet.docx`` that calls it 「OSSコンプライアンスのパンフレット」 names the
+    document by those words, and they are no more what it says than "pamphlet" would be."""
+    pieces = name_pieces(source) if source else []
+    named = content_tokens(" ".join(pieces))
+    if said and pieces:
+        rendered = [word for word in heard_in(said, " ".join(pieces)) if not word.isascii()]
+        named |= content_tokens(" ".join(rendered))
     return named | content_tokens(title) if title else named
 
 
@@ -154,7 +161,7 @@ def about_elsewhere(
     A premise names what the whole passage set is about, as a file name does: "the ban on ByteDance/TikTok apps
     starts 270 days after enactment" rests on the section that defines the banned applications by a subsection
     number, and the passage naming ByteDance and TikTok is another."""
-    named = _named_words(source, premised, title)
+    named = _named_words(source, premised, title, topic)
     asked = {word for word in token_words(content_tokens(claim) & content_tokens(topic)) if len(word) > 1} - named
     if len(asked) < TOPIC_MIN_TOKENS:
         return ""
@@ -195,11 +202,11 @@ def _bare(text: str) -> str:
     return "".join(ch for ch in plain_text(text).casefold() if ch.isalnum())
 
 
-def _named_words(source: str, premised: Sequence[Fact], title: str = "") -> set[str]:
+def _named_words(source: str, premised: Sequence[Fact], title: str, topic: str) -> set[str]:
     """The words that say which document and which premises a question is about, not what of them it asks: those of
-    the ``source`` file's name, of the ``title`` the question names it by, and of the names the claim restates as
-    the asker's ``premised`` facts."""
-    return token_words(name_tokens(source, title) | content_tokens(" ".join(f.text for f in premised)))
+    the ``source`` file's name (as the question ``topic`` may write them in katakana), of the ``title`` the question
+    names it by, and of the names the claim restates as the asker's ``premised`` facts."""
+    return token_words(name_tokens(source, title, topic) | content_tokens(" ".join(f.text for f in premised)))
 
 
 def asked_clause(question: str) -> str:
@@ -227,7 +234,7 @@ def asked_unsaid(
     clause = asked_clause(topic) if topic else ""
     if not clause:
         return ""
-    named = _named_words(source, premised, title)
+    named = _named_words(source, premised, title, topic)
     asked = {word for word in token_words(content_tokens(worded) & content_tokens(clause)) if len(word) > 1} - named
     if len(asked) < ASKED_MIN_TOKENS or asked & token_words(content_tokens(reading)):
         return ""
@@ -257,7 +264,7 @@ def purpose_unsaid(
     found = _PURPOSE.search(topic)
     if found is None or not any(f.kind in ("number", "date") for f in facts_of(claim)):
         return ""
-    named = _named_words(source, premised, title)
+    named = _named_words(source, premised, title, topic)
     purpose = {word for word in token_words(content_tokens(found["purpose"])) if len(word) > 1} - named
     if not purpose or purpose & token_words(content_tokens(reading)):
         return ""

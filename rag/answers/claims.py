@@ -115,6 +115,8 @@ class ClaimCheck:
             TEE_GenerateRandom").
         contrasted: ``(claimed, stated)`` for each term of the claim whose opposite the evidence names instead
             ("unsafe" against "may safely be nested").
+        denial_on_claim: a denial in the evidence is of what the claim says, not of another predicate beside its
+            words (``polarity.denies_what_is_claimed``): only then does a polarity conflict oppose the claim.
     """
 
     supported: bool
@@ -125,11 +127,13 @@ class ClaimCheck:
     reason: str = ""
     contradicts: bool = False
     contrasted: tuple[tuple[str, str], ...] = ()
+    denial_on_claim: bool = True
 
     @property
     def opposes(self) -> bool:
-        """The evidence holds the claim's facts and says the opposite: another polarity or the opposite term."""
-        return (self.polarity_conflict or bool(self.contrasted)) and not self.missing
+        """The evidence holds the claim's facts and says the opposite: another polarity, of what the claim says
+        (``denial_on_claim``), or the opposite term."""
+        return ((self.polarity_conflict and self.denial_on_claim) or bool(self.contrasted)) and not self.missing
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +221,12 @@ def check_claim(
     language = script_language(claim)
     claimed = claimed_terms(claim)
     # the words of the file's name say which document, not what of it: every passage of ptex_manual.pdf has "pTeX"
-    named = name_tokens(source, title)
+    named = name_tokens(source, title, said=f"{topic} {claim}")
+    # the question's premises (its date, the meeting it names) frame a claim read with it: the one line that gives
+    # the answer need not repeat them ("(4) サプライチェーンにおける問題提起(ソニー)" under the minutes' date), nor
+    # does their absence lend it the share of words it must reach by what it says. Lines joined to reach that share
+    # are read whole: "…の内容を共有(トヨタ)" above that line is no answer to who raised the problem.
+    framed = content_tokens(" ".join(f.text for f in given)) - content_tokens(claim) if context else set()
     # a bare answer ("アメリカ") says what it is about through its question, all of whose words it takes: among the
     # windows holding it, the one about the question is its evidence, and must be
     words = token_words(content_tokens(claim))
@@ -242,7 +251,8 @@ def check_claim(
         readable = readable_in(context, reading_language, named) if context else ""
         read_with = f"{readable} {claim}" if readable else worded
         # a name heard across languages is a fact found, not a word shared
-        share = support(read_with, reading if across_scripts else held, ignored=named) if reading else 0.0
+        unheld = framed - content_tokens(held) if size == 1 else set()
+        share = support(read_with, reading if across_scripts else held, ignored=named | unheld) if reading else 0.0
         contrasted = contrasted_terms(claimed, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
         # facts (``claim_words.is_anchor``), or a name it writes in the other script (Italy, イタリア) in a sentence
@@ -317,6 +327,7 @@ def check_claim(
     # (not "sparingly" against "not … often") or denies what it affirms (not "does not apply to … divestiture"
     # against "requires divestiture"), and no other statement restating the claim about as closely agrees
     # with it: a FAQ quotes the misconception before the answer that corrects it
+    denial_on_claim = denies_what_is_claimed(claim, best_reading)
     contradicts = (
         conflict
         and not best.missing
@@ -325,7 +336,7 @@ def check_claim(
         and not best_contrasted
         and not _asks(best.evidence)
         and holds_words(denied_words(claim), best_reading)
-        and denies_what_is_claimed(claim, best_reading)
+        and denial_on_claim
         and all(
             polarity_conflict(claim, w.said, across=script_language(w.check.evidence) != language)
             for w in ranked[1:]
@@ -334,7 +345,15 @@ def check_claim(
     )
     quote = _with_lead_in(evidence, best.evidence, top.lead_in, facts)
     return ClaimCheck(
-        not reason, quote, best.missing, conflict, best.support, reason, contradicts, tuple(best_contrasted)
+        not reason,
+        quote,
+        best.missing,
+        conflict,
+        best.support,
+        reason,
+        contradicts,
+        tuple(best_contrasted),
+        denial_on_claim,
     )
 
 

@@ -89,6 +89,7 @@ def _english(word: str) -> tuple[str, ...]:
     s = s.replace("ph", "f").replace("th", "s").replace("ck", "k").replace("qu", "ku").replace("x", "ks")
     s = re.sub(r"c(?=[eiy])", "s", s).replace("ch", "\0").replace("c", "k").replace("\0", "ch")
     s = re.sub(r"(?<=[^aeiou])e$", "", s)  # a final e is silent: "license", "software"
+    s = re.sub(r"m(?=[^aeiouybpm])", "n", s)  # an m before a consonant is ン: "pamphlet", パンフレット
     s = re.sub(r"y(?=[^aeiou]|$)", "i", s)
     spoken = _phonetic(s)
     silent_r = re.sub(r"(?<=[aeiou])r(?=[^aeiou]|$)", "", spoken)

@@ -162,16 +162,53 @@ def negated_words(text: str) -> set[str] | None:
 
 
 def denies_what_is_claimed(claim: str, evidence: str) -> bool:
-    """Whether an English ``evidence`` that denies something denies what an affirmative ``claim`` says: one of its
-    denials negates a word of the claim (the same stem). "(A) does not apply to a foreign adversary controlled
-    application with respect to which a qualified divestiture is executed…" holds every word of "H.R. 815 requires
-    divestiture of applications controlled by a foreign adversary" and a "not", yet denies that the prohibition
-    applies, not that divestiture is required: it is no "No" to the claim. True when nothing settles it that way
-    (a negated or Japanese claim, evidence with no English denial or one ``negated_words`` cannot scope)."""
-    if _KANA.search(plain_text(claim)) or is_negated(claim) or not (negated := negated_words(evidence)):
+    """Whether ``evidence`` that denies something denies what an affirmative ``claim`` says, not something else
+    beside the claim's words.
+
+    English: one of its denials negates a word of the claim (the same stem). "(A) does not apply to a foreign
+    adversary controlled application with respect to which a qualified divestiture is executed…" holds every word of
+    "H.R. 815 requires divestiture of applications controlled by a foreign adversary" and a "not", yet denies that
+    the prohibition applies, not that divestiture is required. Japanese: a denial negates a word of the claim or
+    follows the claim's predicate (``_ja_denies_claim``). "…英語の組版では,…行の調整処理も,…日本語組版に比べると,
+    それほど複雑ではない" denies 複雑, and "…分割を禁止することで回避できる" forbids 分割: neither denies that
+    行頭そろえ avoids 行の調整処理.
+
+    True when nothing settles it that way: a negated claim, evidence with no denial that can be scoped.
+    """
+    if is_negated(claim):
+        return True
+    if _KANA.search(plain_text(evidence)):
+        return _ja_denies_claim(claim, evidence) is not False
+    if _KANA.search(plain_text(claim)) or not (negated := negated_words(evidence)):
         return True
     claimed = set(_STEMS.tokenize(claim))
     return any(claimed & set(_STEMS.tokenize(word)) for word in negated)
+
+
+def _ja_denies_claim(claim: str, text: str) -> bool | None:
+    """Whether a Japanese denial in ``text`` is of what ``claim`` says: one of the two words written in kanji or
+    katakana just before it in its clause is one of the claim's ("配布にはなりません" denies 配布, "セルの結合を行わず"
+    結合 and 行), or the sentence names the claim's predicate before it, as the condition whose outcome it denies
+    ("改行が含まれていると、…読み取れなくなる" against "改行を含めても大丈夫"). None when ``text`` denies nothing
+    (obligations and the words ``negation_count`` passes over are no denials)."""
+    claimed = content_tokens(claim)
+    predicate = predicate_words(claim)
+    found = False
+    for sentence in punctuated_sentences(plain_text(text)):
+        kept = _JA_NOT_NEGATION.sub(_blank, _OBLIGATION.sub(_blank, sentence))
+        for denial in _JA_NEGATION.finditer(kept):
+            found = True
+            before = kept[: denial.start()]
+            clause = _JA_CLAUSE_END.split(before)[-1]
+            if any(content_tokens(word) & claimed for word in _CONTENT_RUN.findall(clause)[-2:]):
+                return True
+            if any(word in before for word in predicate):
+                return True
+    return False if found else None
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group())
 
 
 def holds_words(words: set[str], text: str) -> bool:

@@ -26,6 +26,7 @@ from rag.answers.polarity import predicate_words, word_stem
 from rag.answers.prompts import detect_language, script_language
 from rag.answers.replies import GENERIC_PREDICATES, asked_verb, says_word, stance
 from rag.answers.worked_figures import asks_count
+from rag.retrieval.named_sources import name_pieces
 
 SHORT_CLAIM_TOKENS = 3
 """A claim with fewer content words ("1954年です") is read together with the question for its wording."""
@@ -128,10 +129,10 @@ def cleft_verb(question: str) -> str:
 _EN_ASKED_VERB = re.compile(
     r"\b(?i:can|could|may|might|must|will|would|shall|should|does|do|did)(?:n't|\s+not)?\s+"
     r"(?:(?:the|a|an|this|that|its|their)\s+)?(?:[A-Z\\][\w\\.-]*(?:\s+[A-Z][\w-]*)*|[a-z]+[A-Z][\w.-]*"
-    r"|I|you|we|they|it|he|she)\s+([a-z]{3,})\b"
+    r"|I|you|we|they|it|he|she)(?:\s+[a-z]+\s+of\s+(?:the\s+)?[A-Za-z][\w.-]*)?\s+([a-z]{3,})\b"
 )
-"""An auxiliary, a subject named in one go ("the President", "the Attorney General", "mTower", "I") and the verb
-asked about."""
+"""An auxiliary, a subject named in one go ("the President", "the Attorney General", "mTower", "I", "the Normal
+World part of mTower") and the verb asked about."""
 _NOT_VERBS = frozenset("also still ever really actually only always never just even already first".split())
 
 
@@ -231,7 +232,20 @@ def reading_context(claim: str, question: str) -> str:
     attendee line "Shane Coughlan – LF": every word of it is in the line, so read alone it was verified, though all
     it says is the question's "he chaired it"."""
     alone = len(content_tokens(claim)) >= SHORT_CLAIM_TOKENS and not _names_alone(claim)
-    return "" if alone else question
+    return "" if alone else _ASKED_KIND.sub(_without_kind, question)
+
+
+_ASKED_KIND = re.compile(
+    r"(?P<ja>(?:どの|どちらの|どんな|何の|なんの))(?P<ja_kind>[\u3400-\u9fff々\u30a1-\u30fa\u30fc]+)"
+    r"|(?P<en>\b(?i:which|what)\s+(?:[A-Za-z]+\s+)?)(?P<en_kind>[a-z]+)(?=\s+(?i:do|does|did|is|are|was|were|can|could"
+    r"|will|would|has|have|had|should|must)\b)"
+)
+"""What kind of thing a question asks for ("どの会社", "which company did…"): the answer names one; the evidence
+that gives it need not name the kind ("(4) サプライチェーンにおける問題提起(ソニー)" answers "どの会社")."""
+
+
+def _without_kind(found: re.Match[str]) -> str:
+    return found["ja"] or found["en"]
 
 
 _COPULA_END = re.compile(r"(?:です|でした|である|だ|となります|になります)[。．.]?\s*$")
@@ -266,11 +280,11 @@ def unmentioned(claim: str, question: str, passages: Sequence[Passage]) -> list[
     katakana: a term borrowed in katakana is written the same wherever it is meant, where kanji words and English
     ones are paraphrased ("cuts" for "splits"). A passage may write it in Latin letters (ペルソナ as "persona":
     ``loanwords.heard_in``), or hold it in the title the question names its document by (「簡便な行組版ルール（案）」:
-    ``claim_words.title_named``)."""
+    ``claim_words.title_named``) or in its file's name (パンフレット of ``ja_oss_compliance_pamphlet.docx``)."""
     if detect_language(claim) != "ja":
         return []
     read = [
-        f"{chunk.text}\n{title_named(chunk, question)}"
+        f"{chunk.text}\n{title_named(chunk, question)}\n{' '.join(name_pieces(chunk.source))}"
         for p in passages
         for chunk in p.read
         if detect_language(chunk.text) == "ja"

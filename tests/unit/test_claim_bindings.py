@@ -1138,3 +1138,71 @@ def test_a_bare_amount_is_the_one_the_passages_give_for_what_the_question_asks()
     right = check_answer("$4,000,000,000", japanese, passages)
     assert [(c.status, c.cited) for c in right.claims] == [("reattributed", (2,))]
     assert [c.status for c in check_answer("12億ドルです。", japanese, passages).claims] == ["unsupported"]
+
+
+# ---- right answers the checks refused (untuned questions over the real documents) ------------------------------------
+
+
+def verdicts(answer: str, question: str, *chunks: Chunk) -> list[str]:
+    """The status of each claim of ``answer``, written from ``chunks`` (passages 1, 2, … in that order)."""
+    checked = check_answer(answer, question, [Passage(n, c, c.text) for n, c in enumerate(chunks, 1)])
+    return [c.status + (f": {c.reason}" if c.reason else "") for c in checked.claims]
+
+
+@needs_realdocs
+def test_a_verb_asked_after_a_subject_of_several_words_is_that_verb() -> None:
+    """Asked which operating system the Normal World part of mTower runs on, the model answered, citing nothing,
+    "The Normal World part of mTower runs on FreeRTOS operating system." The section says "Normal World is an
+    application that runs under FreeRTOS operating system", and the answer was refused for not saying "part": the
+    question's verb was read as the word after "Normal World"."""
+    section = chunk_with("en_mtower_functionality_description.md", "runs under FreeRTOS operating system")
+    question = "Which operating system does the Normal World part of mTower run on?"
+    assert verdicts("The Normal World part of mTower runs on FreeRTOS operating system.", question, section) == [
+        "reattributed"
+    ]
+    assert verdicts("The Normal World part of mTower runs on Zephyr.", question, section)[0].startswith("unsupported")
+
+
+@needs_realdocs
+def test_a_denial_of_another_predicate_beside_the_claim_s_words_does_not_oppose_it() -> None:
+    """The simplified line composition rules say that choosing 行頭そろえ avoids the problem of 行の調整処理. The
+    model said so, citing nothing, and was refused as "the opposite": another passage restating as many of its words
+    says that English composition, adjusting lines, is "それほど複雑ではない" (denying 複雑) and that a rule "…分割を
+    禁止することで回避できる" (forbidding 分割). A denial of what the claim says still opposes it."""
+    avoids = chunk_with("ja_w3c_jlreq_line_composition.html", "この方法にすれば,行の調整処理の問題は回避できる")
+    english = chunk_with("ja_w3c_jlreq_line_composition.html", "それほど複雑ではない")
+    question = "日本語組版で行頭そろえを選ぶと、どの問題を避けられると簡便な行組版ルールは述べていますか？"
+    assert verdicts("行頭そろえを選ぶと、行の調整処理の問題を回避できる。", question, avoids, english) == [
+        "reattributed"
+    ]
+    assert verdicts("行頭そろえを選ぶと、行の調整処理の問題は回避できない。", question, avoids, english)[0].startswith(
+        "unsupported"
+    )
+
+
+@needs_realdocs
+def test_katakana_words_that_render_the_file_s_name_name_the_document() -> None:
+    """Asked what the OSS compliance pamphlet (``ja_oss_compliance_pamphlet.docx``) advises after fixing a bug, the
+    model answered "OSSコンプライアンスのパンフレットは、…もとのOSSの開発者へ提供することをお勧めします", which the
+    pamphlet says; refused, as if コンプライアンス and パンフレット were words the sentence had to hold, and as if no
+    passage mentioned them. They say which document, as "compliance" and "pamphlet" do in its file name."""
+    advice = chunk_with("ja_oss_compliance_pamphlet.docx", "もとのOSSの開発者へ提供することをお勧めします")
+    question = "OSSコンプライアンスのパンフレットは、OSSのバグを直したときにどうするよう勧めていますか？"
+    claim = (
+        "OSSコンプライアンスのパンフレットは、OSSのバグを直したときに、もとのOSSの開発者へ提供することをお勧めします。"
+    )
+    assert verdicts(claim, question, advice) == ["reattributed"]
+    wrong = "OSSコンプライアンスのパンフレットは、OSSのバグを直したときに、社内だけで共有することをお勧めします。"
+    assert verdicts(wrong, question, advice)[0].startswith("unsupported")
+
+
+@needs_realdocs
+def test_a_bare_answer_is_read_without_the_question_s_setting_and_the_kind_it_asks_for() -> None:
+    """Asked which company raised the supply-chain problem at the 2018-06-13 meeting, the model answered "ソニー";
+    the minutes' line is "(4) サプライチェーンにおける問題提起(ソニー)". Read with the whole question, the line lacked
+    its date, "OpenChain" and 会社 (the kind of thing asked for), and the answer was refused. The date and the name are
+    the question's premises, which the minutes give in their header; another company's line is still no answer."""
+    minutes = chunk_with("ja_openchain_jwg_minutes_20180613.pdf", "サプライチェーンにおける問題提起")
+    question = "2018年6月13日のOpenChain Japan WG会合で、サプライチェーンにおける問題提起をしたのはどの会社ですか？"
+    assert verdicts("ソニー", question, minutes) == ["reattributed"]
+    assert verdicts("トヨタ", question, minutes)[0].startswith("unsupported")
