@@ -1,11 +1,13 @@
 """The kind of value a question asks for, and whether a sentence gives one: asked when a FAQ was updated, the
-sentence that answers is the one holding a date ("更新日:2024年5月9日"), whatever words it shares with the question.
-``rag.answers.evidence`` weighs sentences with it.
+sentence that answers is the one holding a date ("更新日:2024年5月9日"), whatever words it shares with the question;
+asked where a meeting was held, the minutes' field "場所: トヨタ自動車 名古屋オフィス". ``rag.answers.evidence``
+weighs sentences with it (``gives_asked_value``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rag.answers.facts import Fact, facts_of
 
@@ -43,3 +45,39 @@ def _is_date(fact: Fact) -> bool:
         return False
     number, _, unit = fact.value.partition(" ")
     return unit in ("", "year") and bool(_YEAR.fullmatch(number))
+
+
+_EN_WHERE = re.compile(
+    r"(?:^|[.?!;:]\s+|,\s*)where\s+(?:is|was|were|are|did|does|do|will|would|can|could|should|has|have|had)\b"
+    r"|\b(?:what|which)\s+(?:place|venue|location|city|town|country|prefecture|address)\b|\bin what place\b",
+    re.IGNORECASE,
+)
+"""An English question asking for a place: "Where was … held?", "In which city …" (not "where" opening a clause)."""
+_JA_WHERE = re.compile(r"どこ(?!か|でも|まで|から)|場所|会場|開催地|所在地|どの(?:都市|国|県|町|会場)")
+"""A Japanese question asking for a place: どこ (not どこか, どこでも), 場所, 会場."""
+_PLACE_FIELD = re.compile(
+    r"^\s*[※・]?\s*(?:場所|会場|開催場所|開催地|所在地|住所|出身|(?i:place|venue|location|address))\s*[:：]"
+)
+"""A field that gives a place: "場所: トヨタ自動車 名古屋オフィス", "Venue: …"."""
+_JA_PLACE = re.compile(r"[\u3400-\u9fff]{2,4}(?:都|道|府|県|市|区|町|村)")
+"""A Japanese place name by its ending: 愛媛県, 松山市, 港区."""
+
+
+def asks_where(question: str) -> bool:
+    """Whether ``question`` asks for a place (where something is or was done)."""
+    return bool(_EN_WHERE.search(question) or _JA_WHERE.search(question))
+
+
+def gives_place(text: str) -> bool:
+    """Whether ``text`` gives a place: a field labelled as one ("場所: …", "Venue: …") or a Japanese place name."""
+    return bool(_PLACE_FIELD.search(text) or _JA_PLACE.search(text))
+
+
+def gives_asked_value(question: str) -> Callable[[str], bool] | None:
+    """Whether a sentence gives the kind of value ``question`` asks for (a date for when, a place for where), or None
+    when it asks for no such kind."""
+    if asks_when(question):
+        return gives_date
+    if asks_where(question):
+        return gives_place
+    return None

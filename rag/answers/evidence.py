@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from rag.answers.asked_values import asks_when, gives_date
+from rag.answers.asked_values import gives_asked_value
 from rag.answers.citations import QUOTE_MAX_CHARS, Passage, clip_quote
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact
 from rag.answers.faithfulness import (
@@ -76,9 +76,10 @@ its words, and the row of TEE_CipherDoFinal ("Not tested") was not shown. The id
 those of the scene, single out its row."""
 ASKED_VALUE_BONUS = 0.5
 """What a sentence or row gains, whatever its weight, for giving the kind of value the question asks for: a date or a
-year when it asks when (``asked_values``). Asked when the license FAQ was updated, its title page's field
-"更新日:2024年5月9日" shares one word with the question, and the five sentences shown were lines naming the FAQ and
-its version, which share most of them."""
+year when it asks when, a place when it asks where (``asked_values``). Asked when the license FAQ was updated, its
+title page's field "更新日:2024年5月9日" shares one word with the question, and the five sentences shown were lines
+naming the FAQ and its version, which share most of them. Asked where the 2018-06-13 meeting was held, the minutes'
+"場所: トヨタ自動車 名古屋オフィス" was not among the five."""
 MAX_SCORED_SENTENCES = 32
 """Sentences embedded per question at most; the rest keep their word-overlap score. On the realdocs golden set
 (extractive backend) 32, 48 and 96 picked equally well (accuracy 0.373 each), and time to evidence grows with the
@@ -149,7 +150,7 @@ def _scored_units(
                 meaning = (cosine - low) / spread if spread > 1e-6 else 0.0
                 scores[i][j] += SEMANTIC_WEIGHT * meaning
     quoted, asked = quoted_phrases(question), asked_identifiers(question)
-    when = asks_when(question)
+    gives_asked = gives_asked_value(question)
     scored: list[list[tuple[float, str]]] = []
     for text_units, text_scores, text_weights in zip(units, scores, weights, strict=True):
         raw = list(text_scores)
@@ -159,7 +160,7 @@ def _scored_units(
             row = sentence.lstrip().startswith("|")
             if (not row and any(holds_phrase(sentence, phrase) for phrase in quoted)) or _names_any(sentence, asked):
                 text_scores[k] += SINGLED_OUT_BONUS
-            if when and gives_date(sentence):
+            if gives_asked is not None and gives_asked(sentence):
                 text_scores[k] += ASKED_VALUE_BONUS
         for k, (sentence, _reading) in enumerate(text_units):
             if not is_question(sentence.strip()):

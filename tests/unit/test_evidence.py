@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.answers.asked_values import asks_when, gives_date
+from rag.answers.asked_values import asks_when, asks_where, gives_date, gives_place
 from rag.answers.citations import Passage
 from rag.answers.evidence import SentenceRelevance, asked_identifiers, evidence_answer, rank_sentences, strongest
 from rag.models.embedding import Embedder
@@ -195,3 +195,16 @@ def test_asked_when_the_line_giving_a_date_is_shown(e5_embedder: Embedder) -> No
     assert asks_when("On what date was Edison's electric lamp patent granted?") and asks_when("何年に署名されましたか")
     assert not asks_when("When I ship a dual-licensed OSS component as a binary, is it enough to include one?")
     assert not asks_when("何年間保存しますか") and not gives_date("a 1-time extension of not more than 90 days")
+
+
+@needs_realdocs
+def test_asked_where_the_line_giving_a_place_is_shown(e5_embedder: Embedder) -> None:
+    """Asked where the OpenChain Japan WG meeting of June 13, 2018 was held, the five sentences shown from the minutes
+    were its date, its title and agenda items, which share the question's words; "場所: トヨタ自動車 名古屋オフィス"
+    shares none. A where-question asks for a place, and a field giving one is what answers it."""
+    minutes = chunk_with("ja_openchain_jwg_minutes_20180613.pdf", "場所: トヨタ自動車 名古屋オフィス")
+    question = "Where was the OpenChain Japan WG meeting of June 13, 2018 held?"
+    ranked = rank_sentences(question, [Passage(1, minutes, minutes.text)], _relevance(e5_embedder))
+    assert "場所: トヨタ自動車 名古屋オフィス" in [e.sentence for e in strongest(ranked, 5)]
+    assert asks_where("2018年6月13日の会合はどこで開かれましたか？") and not asks_where("Where I work, is it allowed?")
+    assert gives_place("場所: トヨタ自動車 名古屋オフィス") and not gives_place("日時: 2018 年6 月13 日13:30-17:00")
