@@ -339,6 +339,12 @@ def same_fact(fact: Fact, other: Fact) -> bool:
     return fact.kind == other.kind and fact.value.casefold() == other.value.casefold()
 
 
+def _counts_a_noun(number: Fact, text: str) -> bool:
+    """Whether ``text`` writes the bare ``number`` as a count of the noun after it: "50の裁判例", "12の文字クラス"."""
+    written = re.escape(number.text)
+    return re.search(rf"(?<![\d.,]){written}\s?の[\u3400-\u9fff\u30a1-\u30fa]", text) is not None
+
+
 def _same_magnitude(a: str, b: str) -> bool:
     """Equal as written or as numbers: "2.0" (a version the text names) is the 2 of "仕様2.0"."""
     if a == b:
@@ -362,8 +368,15 @@ def fact_found(fact: Fact, evidence_facts: tuple[Fact, ...], evidence_text: str)
             # a bare single digit is everywhere ("1シート" is no evidence of "1MB")
             loose = fact.unit not in COUNTERS and (not fact.unit or not other.unit)
             loose = loose and (fact.unit == other.unit or significant_digits(fact) >= 2)
-            # a chart's "8 (21.6%)" counts what the claim's "8社" or "8" does
+            # a chart's "8 (21.6%)" counts what the claim's "8社" or "8" does; "50の裁判例" counts the cases of
+            # "50件の裁判例" (two digits at least: a bare single digit before の is everywhere)
             counted = other.unit == SHARE_COUNT and (not fact.unit or fact.unit in COUNTERS)
+            counted = counted or (
+                fact.unit in COUNTERS
+                and not other.unit
+                and significant_digits(fact) >= 2
+                and _counts_a_noun(other, evidence_text)
+            )
             if _same_magnitude(fact.magnitude, other.magnitude) and (loose or counted or fact.unit == other.unit):
                 return True
             if fact.kind == "version" and fact.value in other.text:

@@ -1206,3 +1206,19 @@ def test_a_bare_answer_is_read_without_the_question_s_setting_and_the_kind_it_as
     question = "2018年6月13日のOpenChain Japan WG会合で、サプライチェーンにおける問題提起をしたのはどの会社ですか？"
     assert verdicts("ソニー", question, minutes) == ["reattributed"]
     assert verdicts("トヨタ", question, minutes)[0].startswith("unsupported")
+
+
+@needs_realdocs
+def test_a_count_with_its_counter_is_found_in_a_number_counting_the_noun_after_it() -> None:
+    """The MHLW material chose "資料2-2に掲載した50の裁判例に関する評釈". Asked for how many cases commentaries were
+    chosen, the model answered "…50件の裁判例についての評釈を選んでいます" and was refused: a count with its counter
+    (件) must meet the same counter, and the sentence writes 50 bare, before the noun it counts. Another count is still
+    not found there, nor is a single digit, which stands bare before の everywhere."""
+    method = chunk_with("ja_mhlw_worker_status_caselaw_method.pdf", "50の裁判例に関する評釈を選定した")
+    question = "厚労省の資料で、評釈の選定では何件の裁判例についての評釈を選んでいますか？"
+    claim = "厚労省の資料で、評釈の選定では{}件の裁判例についての評釈を選んでいます[1]。"
+    assert verdicts(claim.format(50), question, method) == ["verified"]
+    assert verdicts(claim.format(49), question, method)[0].startswith("unsupported: not in the cited text")
+    sentence = "資料2-2に掲載した50の裁判例に関する評釈を選定した"
+    assert fact_found(facts_of("50件")[0], facts_of(sentence), sentence)
+    assert not fact_found(facts_of("5件")[0], facts_of("5の裁判例"), "5の裁判例")
