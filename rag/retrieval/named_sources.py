@@ -75,6 +75,7 @@ class SourceNames:
         sources: Callable[[], Sequence[str]],
         query_tokens: Sequence[str],
         titles: Callable[[], dict[str, str]] = dict,
+        abbreviations: Sequence[str] = (),
     ) -> dict[str, float]:
         """Sources ``query_tokens`` name, with the share of the weight of the name they cover best: its file's, when
         that is ``NAMED_SHARE`` or more, or its title's, when ``TITLE_SHARE`` or more.
@@ -84,9 +85,12 @@ class SourceNames:
             sources: the indexed sources (called only when the version changed).
             query_tokens: the question's BM25 tokens.
             titles: each source's document title, where it has one (called only when the version changed).
+            abbreviations: the question's abbreviations (``abbreviations``): one that is a word of one file's name
+                alone names that file in full.
         """
         weights = self._weights_for(version, sources, titles)
         asked = set(query_tokens)
+        used_by = Counter(word for by_name, *_titles in weights.values() for word in by_name)
         named = {}
         for source, (by_name, *by_title) in weights.items():
             share = _share(by_name, asked)
@@ -94,6 +98,8 @@ class SourceNames:
             share = max(share, titled if titled >= TITLE_SHARE else 0.0)
             if any(_DAY.fullmatch(word) for word in by_name if word in asked):
                 share = 1.0  # the day a file's name gives: "the 2018年6月13日 meeting" is its minutes
+            if any(used_by[word] == 1 for word in abbreviations if word in by_name):
+                share = 1.0  # an abbreviation only its name holds: "the MHLW court cases" are ja_mhlw_….pdf
             if share >= NAMED_SHARE:
                 named[source] = share
         return named
@@ -154,6 +160,17 @@ def designations(query: str) -> list[str]:
         letters = letters.replace(".", "").lower()
         words.extend((letters + number, letters))
     return words
+
+
+_ABBREVIATION = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{2,}(?![A-Za-z0-9])")
+"""A word of three or more capitals (digits allowed after the first): "MHLW", "W3C"."""
+
+
+def abbreviations(query: str) -> list[str]:
+    """The abbreviations ``query`` writes in capitals ("MHLW", "W3C"), as a file's name writes them (lower case). An
+    English question names a Japanese ministry's document by its abbreviation and shares no other word with it:
+    "which magazines were the MHLW court cases drawn from?" asks of ``ja_mhlw_worker_status_caselaw_method.pdf``."""
+    return [word.lower() for word in _ABBREVIATION.findall(unicodedata.normalize("NFKC", query))]
 
 
 def dated_names(query: str) -> list[str]:

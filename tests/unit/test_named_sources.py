@@ -11,7 +11,7 @@ from pathlib import Path
 
 from test_claims import REALDOCS, needs_realdocs
 
-from rag.retrieval.named_sources import NAMED_SHARE, SourceNames, dated_names, designations
+from rag.retrieval.named_sources import NAMED_SHARE, SourceNames, abbreviations, dated_names, designations
 from rag.service import RagService
 from rag.settings import Settings
 from tests.docmaker import make_csv, make_pdf
@@ -165,6 +165,29 @@ def test_a_question_dates_minutes_by_the_day_their_file_name_gives() -> None:
     assert names.named("v1", lambda: sources, [*_words(question), *dated_names(question)]) == {
         "docs/wg_minutes_20180613.pdf": 1.0  # the day alone names it in full
     }
+
+
+def test_an_abbreviation_only_one_file_s_name_holds_names_that_file() -> None:
+    """Asked in English which magazines "the MHLW court cases" were drawn from, the question shares one word of the
+    five of ``ja_mhlw_worker_status_caselaw_method.pdf``'s name, too few to name it, and no word of its Japanese text:
+    the search found H.R. 815. An abbreviation written in capitals that one file's name alone holds names that file;
+    one that several names hold (OSS) names none of them."""
+    assert abbreviations("Which magazines were the MHLW court cases drawn from, says the W3C or OSS guide?") == [
+        "mhlw",
+        "w3c",
+        "oss",
+    ]
+    assert abbreviations("Is TEE_Panic in mTower? Was it MHLW's?") == ["tee", "mhlw"]
+    names = SourceNames(_words)
+    sources = ["docs/ja_mhlw_worker_status_caselaw_method.pdf", "docs/ja_oss_pamphlet.docx", *SOURCES]
+    question = "Besides the reference case collection, which magazines were the MHLW court cases drawn from?"
+
+    assert names.named("v1", lambda: sources, _words(question)) == {}
+    assert names.named("v1", lambda: sources, _words(question), abbreviations=abbreviations(question)) == {
+        "docs/ja_mhlw_worker_status_caselaw_method.pdf": 1.0
+    }
+    shared = "Does the OSS guidance say anything on it?"
+    assert names.named("v1", lambda: sources, _words(shared), abbreviations=abbreviations(shared)) == {}
 
 
 MINUTES = {
