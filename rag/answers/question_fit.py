@@ -226,15 +226,6 @@ def _words_and_names(text: str) -> set[str]:
     return words_besides(text, [fact for fact in facts_of(text) if fact.kind != "name"])
 
 
-def reading_context(claim: str, question: str) -> str:
-    """The words a claim is read with: the question's, for a claim too short to say what it is about, or made of
-    names and codes alone. Asked who chaired the 2018-06-13 meeting (the minutes name no chair), the model copied the
-    attendee line "Shane Coughlan – LF": every word of it is in the line, so read alone it was verified, though all
-    it says is the question's "he chaired it"."""
-    alone = len(content_tokens(claim)) >= SHORT_CLAIM_TOKENS and not _names_alone(claim)
-    return "" if alone else _ASKED_KIND.sub(_without_kind, question)
-
-
 _ASKED_KIND = re.compile(
     r"(?P<ja>(?:どの|どちらの|どんな|何の|なんの))(?P<ja_kind>[\u3400-\u9fff々\u30a1-\u30fa\u30fc]+)"
     r"|(?P<en>\b(?i:which|what)\s+(?:[A-Za-z]+\s+)?)(?P<en_kind>[a-z]+)(?=\s+(?i:do|does|did|is|are|was|were|can|could"
@@ -242,6 +233,16 @@ _ASKED_KIND = re.compile(
 )
 """What kind of thing a question asks for ("どの会社", "which company did…"): the answer names one; the evidence
 that gives it need not name the kind ("(4) サプライチェーンにおける問題提起(ソニー)" answers "どの会社")."""
+
+
+def reading_context(claim: str, question: str) -> str:
+    """The words a claim is read with: the question's, for a claim too short to say what it is about, or made of
+    names and codes alone. Asked who chaired the 2018-06-13 meeting (the minutes name no chair), the model copied the
+    attendee line "Shane Coughlan – LF": every word of it is in the line, so read alone it was verified, though all
+    it says is the question's "he chaired it". The kind of thing the question asks for (``_ASKED_KIND``) is left out:
+    the answer names one of that kind, and its evidence need not name the kind."""
+    alone = len(content_tokens(claim)) >= SHORT_CLAIM_TOKENS and not _names_alone(claim)
+    return "" if alone else _ASKED_KIND.sub(_without_kind, question)
 
 
 def _without_kind(found: re.Match[str]) -> str:
