@@ -68,6 +68,7 @@ class SourceNames:
         self._lock = threading.Lock()
         self._version = ""
         self._weights: dict[str, list[dict[str, float]]] = {}
+        self._single: frozenset[str] = frozenset()
 
     def named(
         self,
@@ -88,9 +89,8 @@ class SourceNames:
             abbreviations: the question's abbreviations (``abbreviations``): one that is a word of one file's name
                 alone names that file in full.
         """
-        weights = self._weights_for(version, sources, titles)
+        weights, single = self._weights_for(version, sources, titles)
         asked = set(query_tokens)
-        used_by = Counter(word for by_name, *_titles in weights.values() for word in by_name)
         named = {}
         for source, (by_name, *by_title) in weights.items():
             share = _share(by_name, asked)
@@ -98,7 +98,7 @@ class SourceNames:
             share = max(share, titled if titled >= TITLE_SHARE else 0.0)
             if any(_DAY.fullmatch(word) for word in by_name if word in asked):
                 share = 1.0  # the day a file's name gives: "the 2018年6月13日 meeting" is its minutes
-            if any(used_by[word] == 1 for word in abbreviations if word in by_name):
+            if any(word in single for word in abbreviations if word in by_name):
                 share = 1.0  # an abbreviation only its name holds: "the MHLW court cases" are ja_mhlw_….pdf
             if share >= NAMED_SHARE:
                 named[source] = share
@@ -106,12 +106,15 @@ class SourceNames:
 
     def _weights_for(
         self, version: str, sources: Callable[[], Sequence[str]], titles: Callable[[], dict[str, str]]
-    ) -> dict[str, list[dict[str, float]]]:
+    ) -> tuple[dict[str, list[dict[str, float]]], frozenset[str]]:
+        """The weights of every source's name and title words, and the name words one file's name alone holds."""
         with self._lock:
             if version != self._version:
                 self._weights = self._compute(list(sources()), titles())
+                used_by = Counter(word for by_name, *_titles in self._weights.values() for word in by_name)
+                self._single = frozenset(word for word, count in used_by.items() if count == 1)
                 self._version = version
-            return self._weights
+            return self._weights, self._single
 
     def _compute(self, sources: list[str], titles: dict[str, str]) -> dict[str, list[dict[str, float]]]:
         n = len(sources)
