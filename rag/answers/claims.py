@@ -70,6 +70,7 @@ from rag.answers.contrast import (
     difference_denied,
     one_side_only,
 )
+from rag.answers.denial_scope import denies_what_is_claimed
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, words_besides
 from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
@@ -82,7 +83,7 @@ from rag.answers.faithfulness import (
     token_words,
 )
 from rag.answers.loanwords import heard_in
-from rag.answers.polarity import denied_words, denies_what_is_claimed, holds_words, polarity_conflict
+from rag.answers.polarity import denied_words, holds_words, polarity_conflict
 from rag.answers.prompts import script_language
 from rag.answers.scope import former_state
 from rag.answers.windows import windows, without_link_targets
@@ -116,7 +117,7 @@ class ClaimCheck:
         contrasted: ``(claimed, stated)`` for each term of the claim whose opposite the evidence names instead
             ("unsafe" against "may safely be nested").
         denial_on_claim: a denial in the evidence is of what the claim says, not of another predicate beside its
-            words (``polarity.denies_what_is_claimed``): only then does a polarity conflict oppose the claim.
+            words (``denial_scope.denies_what_is_claimed``): only then does a polarity conflict oppose the claim.
     """
 
     supported: bool

@@ -10,45 +10,44 @@ import re
 
 from rag.answers.facts import fact_found, facts_of, plain_text
 from rag.answers.faithfulness import content_tokens, is_question, is_table_row, punctuated_sentences, support
-from rag.ingest.tokenization import EnglishTokenizer
 
 POLARITY_MIN_SUPPORT = 0.5
 """Polarity is compared only with an evidence sentence the claim restates (this share of its content words)."""
 
-_OBLIGATION = re.compile(
+OBLIGATION = re.compile(
     r"な(?:けれ|く(?:て|ちゃ))(?:ば|は)?(?:なら|なり|いけ|だめ)(?:ない|ません|ず)|ないと(?:いけ|だめ)(?:ない|ません)?|ざるを得(?:ない|ません)"
 )
-_JA_NEGATION = re.compile(
+JA_NEGATION = re.compile(
     r"(?<![少危幼汚切拙つ])な(?:い|く(?!て(?:も|は))|かっ|し(?=に|で))|ません|(?<=[^\s])ず(?=[にもとがで、。,.\s]|$)|ぬ(?=[。、]|$)"
     r"|不可|不要|不能|できない|無し|なし(?=[。、]|$)|対象外|禁止|無効"
     r"|なくても(?:よ[いくかろ]|良[いくかろ]|いい|大丈夫)"  # no obligation: 読まなくてもよい denies 読まなくてはならない
 )
 _LEXICAL_NEGATION = re.compile(r"不可|不要|不能|無し|対象外|禁止|無効|\b(?:prohibited|forbidden)\b", re.IGNORECASE)
-"""Words that mean a denial without a grammatical negation (counted by ``_JA_NEGATION``/``_EN_NEGATION`` too)."""
-_JA_NOT_NEGATION = re.compile(
+"""Words that mean a denial without a grammatical negation (counted by ``JA_NEGATION``/``EN_NEGATION`` too)."""
+JA_NOT_NEGATION = re.compile(
     r"間もなく|ないし|問題(?:ない|ありません)|少なく|危なく|とんでもない|違いない"
     r"|(?<=[るた)）])\s?か[^、,，。．.か]{0,16}?(?:しない|ない)"  # an alternative: "挿入する(…) か挿入しないを設定する"
     r"|しか[^、,，。．.(（]{0,24}?(?:ない|ません)"  # only: "水平モードのときしか効力を発揮しない" affirms
     r"|だけでなく|のみならず"  # not only
     r"|はず"  # expected, not denied: "動作するはずです" (its ず is no negation; "はずがない" keeps its ない)
 )
-_EN_NEGATION = re.compile(
+EN_NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|none|nothing|neither|nor|nobody|nowhere|prohibited|forbidden"
     r"|missing|absent|unimplemented|unsupported|unavailable)\b|n't\b",  # "X is missing" agrees with "| X | No |"
     re.IGNORECASE,
 )
-_EN_NOT_NEGATION = re.compile(
+EN_NOT_NEGATION = re.compile(
     r"\bnot only\b|\bno\.\s?\d|\bno(?:t)? (?:more|less|later|earlier|fewer) than\b|\bnot to exceed\b", re.IGNORECASE
 )
 """Bounds and idioms that deny nothing: "not only", "No. 5", "no/not later than 90 days", "not to exceed 180 days"."""
-_KANA = re.compile(r"[\u3040-\u30ff]")
+KANA = re.compile(r"[\u3040-\u30ff]")
 _TOPIC = re.compile(r"(?<=[\u30a0-\u30ff\u3400-\u9fff々A-Za-z0-9)）」』のとでにてど])は")
 """The topic particle は after a noun, a quote or a particle ("ソフトウェアは", "のは", "では", "には"); not the は of
 "するはず", which follows a verb."""
 _CONCESSION = re.compile(r"(?:でも|(?<!なく)ても)(?=.)")
 """A concession ("禁止でも", "禁止されていても"): the predicate after it is what the clause says. Not "なくても",
 which with what follows says whether something is needed ("読まなくてもよい")."""
-_JA_CLAUSE_END = re.compile(r"[、,，]|(?=[(（])")
+JA_CLAUSE_END = re.compile(r"[、,，]|(?=[(（])")
 """Where a Japanese clause ends: a comma, or an aside opening ("…しない(数式モードでも効かない)" says two things)."""
 _CONDITION = re.compile(
     r"(?:[てでう]いると|[るたい]と|[れけ]ば|たら|なら|場合(?:に)?は?|とき(?:に)?は?|際(?:に)?は?)\s*$"
@@ -56,7 +55,7 @@ _CONDITION = re.compile(
 """The end of a clause that states a condition ("…残されていると", "…であれば", "…した場合は")."""
 _REASON = re.compile(r"(?:ため|ので|から)\s*$")
 """The end of a clause given as the reason for the rest of the sentence ("…実行できない場合があるため")."""
-_CONTENT_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a1-\u30fa\u30fc]+")
+CONTENT_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a1-\u30fa\u30fc]+")
 _JOINED_DENIAL = re.compile(r"(?:ず|ずに|なく|ないで)\s*$")
 """A clause that denies and joins the next one as a coordinate statement, not as its condition."""
 _YES_CELLS = frozenset({"yes", "y", "true", "はい", "○", "〇", "◯", "✓", "✔", "有", "あり", "可"})
@@ -64,15 +63,15 @@ _NO_CELLS = frozenset({"no", "n", "false", "いいえ", "×", "✗", "✘", "無
 _YES_OR_NO = "いいえ|はい|yes|no"
 _BARE_ANSWER = re.compile(rf"({_YES_OR_NO})\s*[.。!！]?", re.IGNORECASE)
 """A line that is only a yes or a no ("いいえ" printed under a FAQ's question): it denies or affirms the question."""
-_ANSWER_PARTICLE = re.compile(rf"^\s*(?:{_YES_OR_NO})\s*[、,.。!！]\s*", re.IGNORECASE)
+ANSWER_PARTICLE = re.compile(rf"^\s*(?:{_YES_OR_NO})\s*[、,.。!！]\s*", re.IGNORECASE)
 
 
 def negation_count(sentence: str) -> int:
     """How many negations ``sentence`` holds (an obligation such as ``しなければならない`` counts as none)."""
-    text = _ANSWER_PARTICLE.sub("", plain_text(sentence))
-    text = _JA_NOT_NEGATION.sub("", _OBLIGATION.sub("", text))
-    text = _EN_NOT_NEGATION.sub("", text)
-    return len(_JA_NEGATION.findall(text)) + len(_EN_NEGATION.findall(text))
+    text = ANSWER_PARTICLE.sub("", plain_text(sentence))
+    text = JA_NOT_NEGATION.sub("", OBLIGATION.sub("", text))
+    text = EN_NOT_NEGATION.sub("", text)
+    return len(JA_NEGATION.findall(text)) + len(EN_NEGATION.findall(text))
 
 
 def is_negated(sentence: str) -> bool:
@@ -85,10 +84,10 @@ def is_negated(sentence: str) -> bool:
     """
     if bare := _BARE_ANSWER.fullmatch(plain_text(sentence).strip()):
         return bare.group(1).casefold() in ("いいえ", "no")  # a FAQ's answer line under its question
-    text = _ANSWER_PARTICLE.sub("", plain_text(sentence)).strip()
+    text = ANSWER_PARTICLE.sub("", plain_text(sentence)).strip()
     if (answered := _yes_no_cell(text)) is not None:
         return not answered
-    if _KANA.search(text):
+    if KANA.search(text):
         clauses = _clauses(text)
         text = _after_topic(clauses[-1] if clauses else text)
     return negation_count(text) % 2 == 1
@@ -99,17 +98,17 @@ def _after_topic(clause: str) -> str:
     before it describes the topic ("商用利用を禁止しているソフトウェアは…合致していません" denies once; "開示しない
     ことはライセンス違反になります" denies nothing) or grants a condition ("商用利用禁止でも利用できます" allows).
     An obligation is read first, so "…なくてはなりません" keeps its は."""
-    text = _OBLIGATION.sub("義務", clause)
+    text = OBLIGATION.sub("義務", clause)
     starts = [m.end() for m in _TOPIC.finditer(text)] + [m.end() for m in _CONCESSION.finditer(text)]
     return text[max(starts) :] if starts else text
 
 
-_EN_REPORTING = frozenset(
+EN_REPORTING = frozenset(
     "say says said state states stated mention mentions mentioned specify specifies specified describe describes "
     "described indicate indicates indicated suggest suggests suggested explicitly".split()
 )
 """Verbs that report what a text says: "the guide does not say X" denies what follows them, not the saying."""
-_EN_CLAUSE_END = re.compile(r"[,;:.!?]\s|[;:!?]|\.$")
+EN_CLAUSE_END = re.compile(r"[,;:.!?]\s|[;:!?]|\.$")
 
 
 def denied_words(claim: str) -> set[str]:
@@ -117,98 +116,11 @@ def denied_words(claim: str) -> set[str]:
     clause, reporting verbs aside. "No, the guide does not say \\DeclareDocumentCommand should be used often" denies
     "used often": a sentence that says the command "should be used sparingly" shares its words but not "often", so
     it does not say the opposite. Empty for an affirmation and for Japanese (whose negation closes its predicate)."""
-    text = _EN_NOT_NEGATION.sub(" ", _ANSWER_PARTICLE.sub("", plain_text(claim)))
-    if _KANA.search(text) or (denial := _EN_NEGATION.search(text)) is None:
+    text = EN_NOT_NEGATION.sub(" ", ANSWER_PARTICLE.sub("", plain_text(claim)))
+    if KANA.search(text) or (denial := EN_NEGATION.search(text)) is None:
         return set()
-    scope = _EN_CLAUSE_END.split(text[denial.end() :], 1)[0]
-    return {word for word in content_tokens(scope) if word not in _EN_REPORTING}
-
-
-_EN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
-_ADVERB = re.compile(r"[A-Za-z]{3,}(?<![Pp])ly")
-"""An adverb ("currently", "fully"), not a verb in -ply ("apply", "supply") or a short word ("only", "rely")."""
-_STEMS = EnglishTokenizer(whole=False)
-"""Snowball stems of English words, stopwords left out: "apply" and "applied" share one, "application" has its own."""
-_EN_WHOLE_DENIAL = re.compile(r"nothing|none|nobody|nowhere|neither|nor", re.IGNORECASE)
-"""A denial that is the subject ("Nothing in this division may be construed to authorize…"): it denies its clause."""
-_GRAMMATICAL_DENIAL = re.compile(r"not|no|never|cannot|n't", re.IGNORECASE)
-_EN_PASSED_ON = frozenset(
-    _STEMS.tokenize(" ".join(_EN_REPORTING) + " construed interpreted deemed considered intended meant")
-)
-"""Verbs a denial passes through to what follows: "may not be construed to authorize X" denies authorizing X."""
-
-
-def negated_words(text: str) -> set[str] | None:
-    """The words the English denials in ``text`` negate: the first content word after each in its clause, an adverb
-    passed over ("does not currently support" negates "support", "does not apply to …" negates "apply", "no funds"
-    negates "funds"); the rest of the clause after a denial that is the subject ("nothing", "none") or passes through
-    a verb of saying or reading ("not be construed to authorize …"). None when a denial's scope cannot be named so:
-    in Japanese, for a denial with no word after it ("| TEE_Panic | No |"), and for a word that is itself the denial
-    ("unsupported", "prohibited")."""
-    text = _EN_NOT_NEGATION.sub(" ", _ANSWER_PARTICLE.sub("", plain_text(text)))
-    if _KANA.search(text):
-        return None
-    negated: set[str] = set()
-    for clause in re.split(r"\||" + _EN_CLAUSE_END.pattern, text):
-        for denial in _EN_NEGATION.finditer(clause or ""):
-            words = [w for w in _EN_WORD.findall(clause[denial.end() :]) if _STEMS.tokenize(w)]
-            words = [w for w in words if not _EN_NEGATION.fullmatch(w) and not _ADVERB.fullmatch(w)]
-            whole = bool(_EN_WHOLE_DENIAL.fullmatch(denial.group()))
-            if not words or not (whole or _GRAMMATICAL_DENIAL.fullmatch(denial.group())):
-                return None
-            whole = whole or _STEMS.tokenize(words[0])[0] in _EN_PASSED_ON
-            negated.update(w.lower() for w in (words if whole else words[:1]))
-    return negated
-
-
-def denies_what_is_claimed(claim: str, evidence: str) -> bool:
-    """Whether ``evidence`` that denies something denies what an affirmative ``claim`` says, not something else
-    beside the claim's words.
-
-    English: one of its denials negates a word of the claim (the same stem). "(A) does not apply to a foreign
-    adversary controlled application with respect to which a qualified divestiture is executed…" holds every word of
-    "H.R. 815 requires divestiture of applications controlled by a foreign adversary" and a "not", yet denies that
-    the prohibition applies, not that divestiture is required. Japanese: a denial negates a word of the claim or
-    follows the claim's predicate (``_ja_denies_claim``). "…英語の組版では,…行の調整処理も,…日本語組版に比べると,
-    それほど複雑ではない" denies 複雑, and "…分割を禁止することで回避できる" forbids 分割: neither denies that
-    行頭そろえ avoids 行の調整処理.
-
-    True when nothing settles it that way: a negated claim, evidence with no denial that can be scoped.
-    """
-    if is_negated(claim):
-        return True
-    if _KANA.search(plain_text(evidence)):
-        return _ja_denies_claim(claim, evidence) is not False
-    if _KANA.search(plain_text(claim)) or not (negated := negated_words(evidence)):
-        return True
-    claimed = set(_STEMS.tokenize(claim))
-    return any(claimed & set(_STEMS.tokenize(word)) for word in negated)
-
-
-def _ja_denies_claim(claim: str, text: str) -> bool | None:
-    """Whether a Japanese denial in ``text`` is of what ``claim`` says: one of the two words written in kanji or
-    katakana just before it in its clause is one of the claim's ("配布にはなりません" denies 配布, "セルの結合を行わず"
-    結合 and 行), or the sentence names the claim's predicate before it, as the condition whose outcome it denies
-    ("改行が含まれていると、…読み取れなくなる" against "改行を含めても大丈夫"). None when ``text`` denies nothing
-    (obligations and the words ``negation_count`` passes over are no denials)."""
-    claimed = content_tokens(claim)
-    predicate = predicate_words(claim)
-    found = False
-    for sentence in punctuated_sentences(plain_text(text)):
-        kept = _JA_NOT_NEGATION.sub(_blank, _OBLIGATION.sub(_blank, sentence))
-        for denial in _JA_NEGATION.finditer(kept):
-            found = True
-            before = kept[: denial.start()]
-            clause = _JA_CLAUSE_END.split(before)[-1]
-            if any(content_tokens(word) & claimed for word in _CONTENT_RUN.findall(clause)[-2:]):
-                return True
-            if any(word in before for word in predicate):
-                return True
-    return False if found else None
-
-
-def _blank(match: re.Match[str]) -> str:
-    return " " * len(match.group())
+    scope = EN_CLAUSE_END.split(text[denial.end() :], 1)[0]
+    return {word for word in content_tokens(scope) if word not in EN_REPORTING}
 
 
 def holds_words(words: set[str], text: str) -> bool:
@@ -251,8 +163,8 @@ def _without_question_cells(row: str) -> str:
 
 def _clauses(sentence: str) -> list[str]:
     """The clauses of a Japanese sentence, split at 、 and commas, without its answer particle and closing mark."""
-    text = _ANSWER_PARTICLE.sub("", plain_text(sentence)).strip()
-    return [c for c in _JA_CLAUSE_END.split(text.rstrip("。．.！？!? ")) if c.strip()]
+    text = ANSWER_PARTICLE.sub("", plain_text(sentence)).strip()
+    return [c for c in JA_CLAUSE_END.split(text.rstrip("。．.！？!? ")) if c.strip()]
 
 
 def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> bool:
@@ -280,7 +192,7 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
         return is_negated(claim) != is_negated(by_facts)
     # a Japanese claim asserts in its last clause: the ones before set its scope ("…ルールでは、") or its condition,
     # so the sentence compared is the one restating its predicate most (then the whole claim)
-    said = _clauses(claim) if _KANA.search(plain_text(claim)) else []
+    said = _clauses(claim) if KANA.search(plain_text(claim)) else []
     predicate = said[-1] if len(said) > 1 else ""
     closest = max(sentences, key=lambda s: (support(predicate, s), support(claim, s)))
     restated = max(support(claim, closest), support(predicate, closest))
@@ -327,8 +239,8 @@ def comment_polarity(claim: str, row: str) -> bool | None:
 def predicate_words(claim: str, count: int = 2) -> list[str]:
     """The last ``count`` words written in kanji or katakana of a Japanese claim's last clause: its verb and what
     it acts on (製品, 使 of "…製品に使ってもよい"; 削除, 必要 of "…削除する必要があります"). [] for other languages."""
-    said = _clauses(claim) if _KANA.search(plain_text(claim)) else []
-    return _CONTENT_RUN.findall(said[-1])[-count:] if said else []
+    said = _clauses(claim) if KANA.search(plain_text(claim)) else []
+    return CONTENT_RUN.findall(said[-1])[-count:] if said else []
 
 
 def condition_outcome(claim: str, sentence: str) -> bool | None:
@@ -364,7 +276,7 @@ def clause_polarity(claim: str, sentence: str) -> bool | None:
     with the claim's last clause; when several do (the same predicate for two cases), the one whose preceding clause
     differs from the others' in words the claim's condition holds ("行頭に来た場合も" picks 行頭 over 行末).
     """
-    if not _KANA.search(plain_text(sentence)):
+    if not KANA.search(plain_text(sentence)):
         return None
     clauses = _clauses(sentence)
     negated = [negation_count(c) % 2 == 1 for c in clauses]
