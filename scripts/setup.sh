@@ -54,11 +54,12 @@ ensure_package() {  # this checkout installed editable: .venv/bin/rag and `pytho
   echo "$want" > .venv/.package.sha256
 }
 
-# How llama-cpp-python is compiled. GGML_NATIVE=ON uses every instruction set this CPU has (AVX-512 here): prompt
-# evaluation 1.7x faster than the portable build (bench/llm.py, JSQuAD prompt: 11.6 s against 19.8 s to first
-# token). AMX is left out: a CPU can list amx_tile in /proc/cpuinfo inside a VM that has not enabled its tile state,
-# and the first `ldtilecfg` then kills the process (general protection fault in libggml-cpu, seen on a Firecracker
-# VM's Xeon); GCC's explicit -mno-* win over -march=native whatever their order.
+# How llama-cpp-python is compiled. GGML_NATIVE=ON uses every instruction set this CPU has (AVX2, or AVX-512 where
+# the machine offers it; both seen here): prompt evaluation 1.7x faster than the portable build (bench/llm.py,
+# JSQuAD prompt: 11.6 s against 19.8 s to first token). AMX is left out: a CPU can list amx_tile in /proc/cpuinfo
+# inside a VM that has not enabled its tile state, and the first `ldtilecfg` then kills the process (general
+# protection fault in libggml-cpu, seen on a Firecracker VM's Xeon); GCC's explicit -mno-* win over -march=native
+# whatever their order.
 LLAMA_CMAKE_ARGS=${CMAKE_ARGS:--DGGML_NATIVE=ON}
 LLAMA_CFLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
 

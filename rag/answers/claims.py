@@ -30,10 +30,11 @@ something the answer must prove again, unless the evidence names another identif
 another function); across languages (a Japanese answer about an English page) no words are shared, so the
 claim's quantities and polarity decide, and a claim without a quantity is not verified.
 
-Everything here is lexical and explainable: a failed check names the missing fact or the flipped polarity. The
-evidence is compared sentence by sentence (a window of up to ``WINDOW_SENTENCES`` consecutive sentences, never two
-list items, a table row together with its header), so a number elsewhere in a long passage does not vouch for the
-claim. A question in the evidence asserts nothing, so it supports nothing.
+Everything here is lexical and explainable: a failed check names the missing fact or the flipped polarity
+(``rag.answers.claim_reasons`` orders the checks and words each verdict). The evidence is compared sentence by
+sentence (a window of up to ``WINDOW_SENTENCES`` consecutive sentences, never two list items, a table row together
+with its header), so a number elsewhere in a long passage does not vouch for the claim. A question in the evidence
+asserts nothing, so it supports nothing.
 """
 
 from __future__ import annotations
@@ -41,35 +42,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.answers.bindings import (
-    about_another,
-    bound_elsewhere,
-    paired_respectively,
-    row_without_its_subject,
-    said_of_sibling,
-)
+from rag.answers.bindings import about_another
 from rag.answers.bounds import bound_reversed
-from rag.answers.choices import chose_elsewhere, done_by_another, ordered_elsewhere
-from rag.answers.claim_words import (
-    about_elsewhere,
-    added_words_unsaid,
-    asked_unsaid,
-    has_sibling,
-    in_prose,
-    is_anchor,
-    name_tokens,
-    purpose_unsaid,
-    readable_in,
-    said_of_names,
-)
-from rag.answers.contrast import (
-    alone_among_others,
-    any_against_exclusive,
-    claimed_terms,
-    contrasted_terms,
-    difference_denied,
-    one_side_only,
-)
+from rag.answers.claim_reasons import ONLY_ASKS, ClaimReading, basic_reason, off_topic_reason, unsupported_because
+from rag.answers.claim_words import has_sibling, in_prose, is_anchor, name_tokens, readable_in
+from rag.answers.contrast import claimed_terms, contrasted_terms
 from rag.answers.denial_scope import denies_what_is_claimed
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, words_besides
 from rag.answers.faithfulness import (
@@ -85,7 +62,6 @@ from rag.answers.faithfulness import (
 from rag.answers.loanwords import heard_in
 from rag.answers.polarity import denied_words, holds_words, polarity_conflict
 from rag.answers.prompts import script_language
-from rag.answers.scope import former_state
 from rag.answers.windows import windows, without_link_targets
 
 WINDOW_SENTENCES = 3
@@ -280,50 +256,23 @@ def check_claim(
         best_contrasted = [*best_contrasted, flipped]  # "more than 180 days" against "not more than 180 days"
     across = script_language(best.evidence) != language
     conflict = polarity_conflict(claim, top.said, across=across)
-    reason = _reason(best.missing, conflict, best.support, best_needed) if best_reading else _ONLY_ASKS
-    off_topic = (
-        _off_topic(claim, about, worded, topic, top.held, source, premised, title) if topic and not across else ""
+    reason = basic_reason(best.missing, conflict, best.support, best_needed) if best_reading else ONLY_ASKS
+    read = ClaimReading(
+        claim,
+        topic,
+        facts,
+        stated,
+        premised,
+        named,
+        evidence,
+        best.evidence,
+        best_reading,
+        top.held,
+        top.read_with,
+        across,
     )
-    reason = reason or off_topic or _contrast_reason(best_contrasted)
-    if not reason and topic and not across and (unsaid := added_words_unsaid(claim, topic, top.held, premised)):
-        reason = "the cited text does not say " + unsaid
-    if not reason and (said := said_of_names(claim, stated, best_reading, named)):
-        reason = f"the cited text only names them; it does not say {', '.join(said[:4])}"
-    if not reason and (bound := bound_elsewhere(facts, top.read_with, best_reading)):
-        reason = f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
-    if not reason and not across and (doer := done_by_another(claim, best_reading)):
-        reason = f"the cited text says {doer[0]} does this, not {doer[1]}"
-    if not reason and (swapped := said_of_sibling(stated, claim, best_reading)):
-        reason = f"the cited text says this of {swapped[1].text}, not {swapped[0].text}"
-    if not reason and topic and (chosen := chose_elsewhere(claim, topic, best_reading)):
-        reason = (
-            f"the cited text gives {chosen[1]}, not {chosen[0]}, for what the claim is about"
-            if chosen[1]
-            else f"the cited text does not say {chosen[0]}, the alternative the claim picks"
-        )
-    if not reason and topic and (step := ordered_elsewhere(claim, topic, best_reading, named)):
-        reason = f"the cited text names another {step[0]} step: {step[1]}"
-    if not reason and (side := one_side_only(claim, best_reading)):
-        reason = f"the cited text speaks of {side[0]} without {side[1]}; the claim of both"
-    if not reason and (alone := alone_among_others(claim, best_reading)):
-        reason = f"the cited text gives {alone} together with others, not alone"
-    if not reason and (anyone := any_against_exclusive(claim, best_reading)):
-        reason = f"the cited text gives one alone where the claim says {anyone}"
-    if not reason and (moot := difference_denied(claim, best_reading)):
-        reason = f"the cited text says it holds irrespective of {moot}"
-    if not reason and (paired := paired_respectively(facts, best_reading)):
-        reason = (
-            f"the cited text pairs {paired[0].text} and {paired[1].text} with things it lists elsewhere "
-            "('respectively', or a table row without its columns); it does not say which is which here"
-        )
-    # the file's own name ("pTeX" of ja_ptex_manual.pdf) is what every line is about, not a column
-    subjects = [f for f in premised if not content_tokens(f.text) <= named]
-    if not reason and (subject := row_without_its_subject(subjects, best_reading, evidence)):
-        reason = (
-            f"the cited text is a table row read without its columns: it does not say which value is {subject.text}'s"
-        )
-    if not reason and (past := former_state(claim, best.evidence)):
-        reason = f"the cited text describes a former state ({past}); the claim states it as current"
+    off_topic = off_topic_reason(read, about, worded, source, title) if topic and not across else ""
+    reason = reason or off_topic or unsupported_because(read, best_contrasted)
     # the evidence states the opposite only when it is a statement, not a question, that holds what the claim denies
     # (not "sparingly" against "not … often") or denies what it affirms (not "does not apply to … divestiture"
     # against "requires divestiture"), and no other statement restating the claim about as closely agrees
@@ -358,21 +307,6 @@ def check_claim(
     )
 
 
-def _off_topic(
-    claim: str, about: str, worded: str, topic: str, held: str, source: str, premised: Sequence[Fact], title: str
-) -> str:
-    """Why the evidence, in the question's language, is about something else than what the question asks ("" when
-    it is not): the claim's topic words are not in it, nor the words of the clause the question asks in, nor the
-    purpose it asks an amount for (``claim_words``)."""
-    if reason := about_elsewhere(about, topic, held, source, premised, title):
-        return reason
-    if unasked := asked_unsaid(worded, topic, held, source, premised, title):
-        return f"the cited text does not speak of what the question asks ({unasked})"
-    if purpose := purpose_unsaid(claim, topic, held, source, premised, title):
-        return f"the cited text does not give it for {purpose}"
-    return ""
-
-
 def _names_together(stated: Sequence[Fact], names_said: str, reading: str) -> bool:
     """Whether one line or sentence of ``reading`` writes a name of ``names_said`` in the other script (Italy,
     イタリア) beside another name ``stated``, when the claim states another: "AA: 私はイタリアとかに行ってました"
@@ -401,9 +335,6 @@ def _with_lead_in(evidence: str, window: str, lead_in: str, facts: Sequence[Fact
     return evidence[start : end + len(window)]
 
 
-_ONLY_ASKS = "the cited text only asks this as a question; it does not state it"
-
-
 def _statements(window: str) -> str:
     """``window`` without its questions and hashtag lines (the sentences a claim may draw support from: a FAQ's
     "#ソースコードの提供#改変#コミュニティ" labels its topic and says nothing of it); "" when it only asks."""
@@ -414,17 +345,3 @@ def _asks(window: str) -> bool:
     """Whether a window holds a question: it asserts nothing, so it neither contradicts a claim nor agrees with one
     (a FAQ's "…OSSを配布していないという事になりますか?" is the asker's misconception)."""
     return any(is_question(window[start:end]) for start, end in sentence_spans(window))
-
-
-def _contrast_reason(contrasted: list[tuple[str, str]]) -> str:
-    return "; ".join(f"the cited text speaks of {stated}, not {claimed}" for claimed, stated in contrasted)
-
-
-def _reason(missing: tuple[Fact, ...], conflict: bool, share: float, threshold: float) -> str:
-    if missing:
-        return "not in the cited text: " + ", ".join(f.text for f in missing)
-    if conflict:
-        return "the cited text says the opposite (negation differs)"
-    if share < threshold:
-        return f"only {share:.0%} of its words are in the cited text"
-    return ""
