@@ -25,7 +25,6 @@ from rag.answers.premises import premises_for
 from rag.answers.prompts import script_language
 from rag.answers.question_fit import (
     ECHOED_NAME_REASON,
-    NO_COUNT_REASON,
     NOT_ASKED_REASON,
     asked_untouched,
     names_only_asked,
@@ -75,7 +74,7 @@ def judge_claim(
     given: Sequence[Fact],
     *,
     first: bool,
-    uncounted: bool,
+    figure_unsaid: str,
     units: Sequence[tuple[str, str]] = (),
     relevance: SentenceRelevance | None = None,
 ) -> JudgedClaim:
@@ -87,7 +86,7 @@ def judge_claim(
         passages: the numbered passages the answer was written from.
         given: the premises the question gives (facts a claim may leave implicit).
         first: no claim before it was the answer's point (the checks of a point's relevance to the question apply).
-        uncounted: the question asks how many and the answer gives no count.
+        figure_unsaid: why the answer gives no figure where the question asks for one ("" when it gives one).
         units: the passages' sentences read by meaning (``across_languages.meaning_units``), with ``relevance``.
         relevance: the embedding model's cosines; None skips the check across languages.
     """
@@ -110,8 +109,8 @@ def judge_claim(
         return judged.refused(NO_VERB_REASON.format(verb))
     if not first:
         return judged
-    if uncounted:
-        return judged.refused(NO_COUNT_REASON)  # true, maybe, and no answer
+    if figure_unsaid:
+        return judged.refused(figure_unsaid)  # true, maybe, and no answer
     if asked := asked_untouched(plain, question, [p.chunk.source for p in passages]):
         return judged.refused(NOT_ASKED_REASON.format(asked))  # true, of another thing
     if echoed := names_only_asked(plain, question):

@@ -90,6 +90,9 @@ topic that only fills a place). On the realdocs golden set the five best held th
 no floor and with this one, 34 at 0.4, 32 at 0.5."""
 _CLOSING = "。．.！？!?）)」"
 _HIRAGANA = re.compile("[\u3040-\u309f]+")
+_LABEL_ASIDE = re.compile(r"(?<=[】\]］])\s*[(（][^()（）]*[)）]$")
+"""An aside after a bracketed label ("【質問 1.h】 (Spec Ref 1.4.1)"): its parenthesis closes the label, not a sentence
+(while "17 (45.9%)" and "垂直上向き(↑)" are values)."""
 _SPEAKER = re.compile(r"^\s*[\w.-]{1,20}\s*[:：]\s*")
 """A speaker's name or a field's label before what is said of it: "AB: …", "場所: …", "Date: …"."""
 _ADDRESS = re.compile(r"(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -120,7 +123,8 @@ def answers_nothing(sentence: str) -> bool:
     if len(said) < MIN_CONTENT_TOKENS:
         return True
     labelled = value != unaddressed
-    return not labelled and len(line) <= TITLE_MAX_CHARS and line[-1:] not in _CLOSING
+    closed = _LABEL_ASIDE.sub("", line)
+    return not labelled and len(line) <= TITLE_MAX_CHARS and closed[-1:] not in _CLOSING
 
 
 def _scored_units(

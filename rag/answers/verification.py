@@ -34,7 +34,7 @@ from rag.answers.premises import premises
 from rag.answers.question_fit import (
     RESTATES_ONLY_REASON,
     adds_nothing,
-    count_unsaid,
+    figure_unsaid,
     is_claim,
     reading_context,
     restates,
@@ -122,7 +122,7 @@ def check_answer(
     contradiction: Contradiction | None = None
     main: ClaimVerdict | None = None  # the first claim, unless it is a bare yes or no that no passage decides
     bare: ClaimVerdict | None = None  # that bare yes or no: a later claim replaces it only if it says the verb asked
-    uncounted = count_unsaid(strip_markers(answer), question)
+    no_figure = figure_unsaid(strip_markers(answer), question)
     cursor = 0
     for start, end in closed_sentence_spans(answer):
         sentence = answer[start:end]
@@ -146,7 +146,7 @@ def check_answer(
                 attributed, moved = (attributed, moved + 1) if cited else (attributed + 1, moved)
             continue
         first = main is None
-        judgement = judge_claim(sentence, question, passages, given, first=first, uncounted=uncounted, units=units,
+        judgement = judge_claim(sentence, question, passages, given, first=first, figure_unsaid=no_figure, units=units,
                                 relevance=relevance)  # fmt: skip
         denied_by_itself: Contradiction | None = None
         if judgement.verdict.status != "unsupported" and denies_what_it_affirms(plain, question):

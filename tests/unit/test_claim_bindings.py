@@ -13,7 +13,7 @@ from rag.answers.citations import Passage
 from rag.answers.claims import check_claim
 from rag.answers.contrast import alone_among_others, any_against_exclusive
 from rag.answers.facts import fact_found, facts_of
-from rag.answers.question_fit import NO_COUNT_REASON, RESTATES_ONLY_REASON, count_unsaid
+from rag.answers.question_fit import NO_COUNT_REASON, RESTATES_ONLY_REASON, amount_unsaid, count_unsaid
 from rag.answers.verification import check_answer
 from rag.models.embedding import Embedder
 from rag.records import Chunk
@@ -775,6 +775,43 @@ def test_one_or_all_says_how_not_how_many() -> None:
     assert checked.main_claim_failed and checked.claims[0].reason == NO_COUNT_REASON
     counted = check_answer("A disk holds over 110,000 notes [1].", question, passages)
     assert not counted.main_claim_failed
+
+
+@needs_realdocs
+def test_a_question_asking_for_a_rate_or_an_amount_wants_a_figure() -> None:
+    """Asked what baud rate mTower's non-secure debug UART uses (the description gives none), the model answered that
+    a submenu selects the UART, "UART0 to UART5 are available choices": the menu's line holds every word of it, so it
+    was shown as the verified answer, and it gives no rate."""
+    menu = chunk_with("en_mtower_functionality_description.md", "*Non-secure debug UART configuration*")
+    passages = [Passage(1, menu, menu.text)]
+    question = "What baud rate does mTower use for its non-secure debug UART?"
+    around = (
+        "The non-secure debug UART configuration submenu lets you select which UART is to be used for debug output "
+        "from non-secure world (UART0 to UART5 are available choices) [1]."
+    )
+    checked = check_answer(around, question, passages)
+    assert checked.main_claim_failed and "baud rate" in checked.claims[0].reason
+    assert amount_unsaid("UART0 to UART5 are available choices.", question) == "What baud rate"
+    assert not amount_unsaid("It runs at 115200 bps.", question)
+    assert not amount_unsaid("The tools are free of charge.", "How much does the tool cost?")
+    assert amount_unsaid("ルビ文字を空白に掛けてよい。", "ルビの文字サイズを親文字の何分の1にしますか？") == "何分の"
+    assert not amount_unsaid("The rate limiter drops requests.", "What does the rate limiter do?")  # asks no figure
+
+
+@needs_realdocs
+def test_a_claim_moved_to_another_passage_need_not_repeat_a_light_verb_of_the_question() -> None:
+    """Asked what processor the LinnSequencer uses inside, the model answered "…uses an ultra high-speed, 8 MHz 80186
+    16 bit computer internally" without a citation: the brochure says "Utilizes …". "use" says nothing beyond its
+    object, so the claim's evidence need not repeat it; the right answer was replaced by unrelated sentences."""
+    brochure = chunk_with("en_scan_linn_sequencer_brochure.pdf", "80186 16 bit computer")
+    intro = chunk_with("en_scan_linn_sequencer_brochure.pdf", "state-of-the-art composition and performance tool")
+    passages = [Passage(1, intro, intro.text), Passage(2, brochure, brochure.text)]
+    question = "What processor does the LinnSequencer use inside?"
+    right = "The LinnSequencer uses an ultra high-speed, 8 MHz 80186 16 bit computer internally for FAST operation."
+    checked = check_answer(right, question, passages)
+    assert not checked.main_claim_failed and checked.claims[0].cited == (2,)
+    wrong = "The LinnSequencer uses an ultra high-speed, 8 MHz 80286 16 bit computer internally."
+    assert check_answer(wrong, question, passages).main_claim_failed
 
 
 @needs_realdocs

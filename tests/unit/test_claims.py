@@ -212,9 +212,19 @@ def test_an_invented_amount_is_caught_and_the_real_one_passes_in_other_notations
     )
     assert not invented.supported
     assert [f.text for f in invented.missing] == ["$10,000,000"]
-    for written in ("$390,000,000", "$390 million", "390 million dollars", "3億9000万ドル"):
+    for written in (
+        "$390,000,000",
+        "$390 million",
+        "390 million dollars",
+        "3億9000万ドル",
+        "three hundred ninety million dollars",
+    ):
         claim = f"The bill provides {written} for Federal Emergency Management Agency Federal Assistance."
         assert check_claim(claim, passage).supported, written
+    # a number in words is read whole: "three hundred" is not 3, "ninety million" is not 90
+    for written in ("three hundred million dollars", "ninety million dollars", "thirty-nine million dollars"):
+        claim = f"The bill provides {written} for Federal Emergency Management Agency Federal Assistance."
+        assert not check_claim(claim, passage).supported, written
 
 
 @needs_realdocs

@@ -208,3 +208,24 @@ def test_asked_where_the_line_giving_a_place_is_shown(e5_embedder: Embedder) -> 
     assert "場所: トヨタ自動車 名古屋オフィス" in [e.sentence for e in strongest(ranked, 5)]
     assert asks_where("2018年6月13日の会合はどこで開かれましたか？") and not asks_where("Where I work, is it allowed?")
     assert gives_place("場所: トヨタ自動車 名古屋オフィス") and not gives_place("日時: 2018 年6 月13 日13:30-17:00")
+
+
+@needs_realdocs
+def test_a_label_ending_in_an_aside_is_not_taken_for_a_sentence(e5_embedder: Embedder) -> None:
+    """Asked whether one organisation may run several OpenChain Programs, each with its own scope, the model's yes
+    failed its check and the evidence shown instead opened with the label "【質問 1.h】 (Spec Ref 1.4.1)": its closing
+    parenthesis read as the end of a sentence, so it counted in full. It shares the question's words and says
+    nothing; the commentary's "…複数作成することが許容されており…" is on the same page."""
+    label = chunk_with("ja_openchain_spec_kaisetsu.pdf", "【質問 1.h】 (Spec Ref 1.4.1)")
+    commentary = chunk_with("ja_openchain_spec_kaisetsu.pdf", "複数作成することが許容されており")
+    passages = [Passage(1, label, label.text), Passage(2, commentary, commentary.text)]
+    question = (
+        "Under OpenChain spec 2.0, can one organisation run several compliance Programs, each with its own scope?"
+    )
+    ranked = rank_sentences(question, passages, _relevance(e5_embedder))
+    shown = [e.sentence for e in strongest(ranked, 5)]
+    assert shown and not any(sentence.startswith("【質問 1.h】") for sentence in shown)
+    assert any("Different Programs" in s or "複数作成" in s for s in shown)
+    only_label = Chunk("c1", "【質問 1.h】 (Spec Ref 1.4.1)", "spec.pdf")
+    alone = rank_sentences(question, [Passage(1, only_label, only_label.text)])
+    assert [e.sentence for e in strongest(alone, 5)] == [only_label.text]  # all there is
