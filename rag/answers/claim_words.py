@@ -242,31 +242,46 @@ def asked_unsaid(
 
 
 _PURPOSE = re.compile(
-    r"\b(?:how (?:much|many|long)|what (?:amount|sum|share|percentage)|what (?:is|was|are|were) the (?:maximum|minimum|"
-    r"limit|amount|size|timeout|cap|penalty|fine|fee|budget))\b[^?]*?\bfor\s+(?P<purpose>[^?,;]+)",
+    r"\b(?:how (?:much|many|long)|what (?:[\w-]+\s+){0,2}?(?:amount|sum|share|percentage)|what (?:is|was|are|were) the "
+    r"(?:maximum|minimum|limit|amount|size|timeout|cap|penalty|fine|fee|budget))\b[^?]*?\bfor\s+(?P<purpose>[^?,;]+)",
     re.IGNORECASE,
 )
 """An English question asking for an amount given for something: "How much does H.R. 815 appropriate for wildfire
-recovery?" (what it is for: "wildfire recovery")."""
+recovery?" (what it is for: "wildfire recovery"), "What dollar amount of civil penalty … does H.R. 815 set for a
+data broker that sells …?" ("a data broker that sells …")."""
+PURPOSE_WHOLE_WORDS = 2
+"""A purpose named in this many words or fewer must be in the evidence whole; a longer one, at least half of it."""
+_PURPOSE_HEAD_END = re.compile(
+    r"\b(?:that|which|who|whose|where|when|if|to|in|under|from|by|of|with|on|at|per)\b|['’]s\b", re.IGNORECASE
+)
+"""Where the name of what an amount is for ends and what is said of it begins ("a data broker | that sells …")."""
 
 
 def purpose_unsaid(
     claim: str, topic: str, reading: str, source: str = "", premised: Sequence[Fact] = (), title: str = ""
 ) -> str:
-    """What a question asks an amount for, when the claim gives a number and the evidence never speaks of that
-    purpose ("" otherwise).
+    """What a question asks an amount for, when the claim gives a number and the evidence does not name that purpose
+    ("" otherwise).
 
     Asked how much H.R. 815 appropriates for wildfire recovery (it appropriates nothing for it), the model answered
     "$10,000,000 for the Federal Emergency Management Agency—Operations and Support" on the line that says so: every
     fact held, and the answer was about another appropriation. The amount must be the one the evidence gives for
-    what the question asks it for: at least one word of that purpose, besides the document's own name, must be in the
-    evidence."""
+    what the question asks it for: every word of the purpose's name (up to what the question says of it,
+    ``_PURPOSE_HEAD_END``), besides the document's own name, must be in the evidence (half of a longer one,
+    ``PURPOSE_WHOLE_WORDS``). Asked the civil penalty for
+    a data broker that sells Americans' sensitive data to a foreign adversary (the bill sets none), "$500 multiplied
+    by the number of users…" was verified on the app-store penalty, "An entity that violates subsection (b) shall be
+    subject to pay a civil penalty…", whose "DATA AND INFORMATION VIOLATIONS" held one word of the purpose."""
     found = _PURPOSE.search(topic)
     if found is None or not any(f.kind in ("number", "date") for f in facts_of(claim)):
         return ""
     named = _named_words(source, premised, title, topic)
-    purpose = {word for word in token_words(content_tokens(found["purpose"])) if len(word) > 1} - named
-    if not purpose or purpose & token_words(content_tokens(reading)):
+    head = _PURPOSE_HEAD_END.split(found["purpose"], maxsplit=1)[0]
+    purpose = {word for word in token_words(content_tokens(head)) if len(word) > 1} - named
+    held = purpose & token_words(content_tokens(reading))
+    # a name of one or two words is named whole ("data broker" is not "data"); a longer one is paraphrased in part
+    # ("administering nonprofit security grants" for "administration of nonprofit security grants")
+    if not purpose or len(held) >= (len(purpose) if len(purpose) <= PURPOSE_WHOLE_WORDS else len(purpose) / 2):
         return ""
     return " ".join(found["purpose"].split())
 

@@ -471,7 +471,7 @@ def test_a_claim_about_a_named_part_of_a_document_rests_on_text_of_that_part() -
     """Asked the maximum civil penalty for a data broker under H.R. 815's "Protecting Americans' Data from Foreign
     Adversaries Act" (Division I, which sets no penalty in dollars), the model gave "$500 multiplied by the number of
     users…" from the penalties of Division H, restating the act's name, which only the passage opening Division I
-    holds: verified, and wrong."""
+    holds: verified, and wrong. Asked without the act's name, it gave the same, verified on one word of the party."""
     penalties = chunk_with("en_us_bill_hr815_2024.pdf", "DATA AND INFORMATION VIOLATIONS")
     division = chunk_with("en_us_bill_hr815_2024.pdf", "may be cited as the ‘‘Protecting Americans’ Data")
     passages = [Passage(1, division, division.text), Passage(2, penalties, penalties.text)]
@@ -486,6 +486,25 @@ def test_a_claim_about_a_named_part_of_a_document_rests_on_text_of_that_part() -
         passages,
     )
     assert "Protecting Americans' Data" in borrowed
+    # without the act's name the question still names the party the amount is for: "DATA AND INFORMATION
+    # VIOLATIONS" holds one word of "a data broker", and "An entity that violates subsection (b)" is not one
+    unnamed_act = (
+        "What dollar amount of civil penalty per violation does H.R. 815 set for a data broker that sells Americans' "
+        "sensitive data to a foreign adversary?"
+    )
+    borrowed = refusal_reason_among(
+        "The civil penalty per violation for a data broker that sells Americans' sensitive data to a foreign "
+        "adversary is $500 multiplied by the number of users affected by such violation [2].",
+        unnamed_act,
+        passages,
+    )
+    assert "data broker" in borrowed
+    asked_of_entity = check_answer(
+        "An entity that violates subsection (b) pays up to $500 multiplied by the number of affected users [2].",
+        "What dollar amount of civil penalty does H.R. 815 set for an entity that violates subsection (b)?",
+        passages,
+    )
+    assert not asked_of_entity.main_claim_failed, asked_of_entity.claims[0].reason
     # the act's own text stands for it
     prohibited = check_answer(
         "Under the Protecting Americans' Data from Foreign Adversaries Act, it is unlawful for a data broker to sell "
