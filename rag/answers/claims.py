@@ -3,8 +3,9 @@
 A verbatim quote proves only that the quote is in the document, not that the claim beside it is true. A claim is
 supported by evidence only when
 
-- every **fact** it states occurs in the evidence (``rag.answers.facts``: numbers with their units, dates, times,
-  versions, API and command identifiers, Latin-script names, each compared in canonical form);
+- every **fact** it states occurs in the evidence (``rag.answers.facts``: numbers with their units, in figures or in
+  words (``rag.answers.number_words``), dates, times, versions, API and command identifiers, Latin-script names,
+  each compared in canonical form);
 - its **polarity** agrees with the evidence sentence it restates (``rag.answers.polarity``);
 - it keeps the evidence's **time scope**: a sentence about an earlier version or a former rule does not support the
   same statement made about the present (``rag.answers.scope``);

@@ -18,6 +18,7 @@ from typing import Literal
 
 from rag.answers.faithfulness import content_tokens
 from rag.answers.names import CODE, LETTER_DESIGNATION, identifiers_and_names, overlaps, phrase_found
+from rag.answers.number_words import numbers_in_words
 
 FactKind = Literal["number", "date", "time", "version", "identifier", "name"]
 
@@ -126,23 +127,6 @@ _KANJI_SMALL = {"十": 10, "百": 100, "千": 1000}
 _KANJI_NUMBER = re.compile(
     r"(?<![\u4e00-\u9fff])([〇零一二三四五六七八九十百千]+)(?=(つ|個|件|種類|種|回|人|名|台|本|枚|項目|章|節|条|点|歳|か月|ヶ月|年|日|週|分|秒|時間))"
 )
-_WORD_NUMBERS = {
-    w: n
-    for n, w in enumerate(
-        "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen twenty".split()
-    )
-    if w != "_"
-} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-_WORD_SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
-_NUMBER_WORD = "|".join([*_WORD_NUMBERS, *_WORD_SCALES])
-_WORD_NUMBER = re.compile(
-    rf"\b(?:(?:{'|'.join(_WORD_NUMBERS)})|(?:one|a)(?=\s+(?:{'|'.join(_WORD_SCALES)})\b))"
-    rf"(?:(?:\s+(?:and\s+)?|-)(?:{_NUMBER_WORD}))*\b",
-    re.IGNORECASE,
-)
-"""A number in words: "three", "twenty-five", "five hundred", "three hundred ninety million", "one hundred" ("one"
-and "a" only before a scale word: alone they are as often a pronoun or an article)."""
 _MONTHS = {
     m: i
     for i, m in enumerate(
@@ -247,51 +231,8 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Fact]:
     for match in _KANJI_NUMBER.finditer(text):
         if (number := _kanji_value(match[1])) is not None and not overlaps(match.span(), taken):
             facts.append(Fact("number", f"{number} {_unit_of(match[2])}".strip(), match[1]))
-    facts.extend(_word_number_facts(text))
+    facts.extend(Fact("number", str(value), written) for value, written in numbers_in_words(text))
     return facts
-
-
-def _word_number_facts(text: str) -> list[Fact]:
-    """The numbers ``text`` writes in words, each run of number words read as one number when it makes one, word by
-    word otherwise ("two-three days", "two and three")."""
-    facts = []
-    for match in _WORD_NUMBER.finditer(text):
-        if (value := _word_number_value(match.group())) is not None:
-            facts.append(Fact("number", str(value), match.group()))
-            continue
-        for word in re.finditer(r"[a-z]+", match.group(), re.IGNORECASE):
-            if word.group().casefold() in _WORD_NUMBERS:
-                facts.append(Fact("number", str(_WORD_NUMBERS[word.group().casefold()]), word.group()))
-    return facts
-
-
-def _word_number_value(words: str) -> int | None:
-    """The value of a number in words ("three hundred ninety million": 390000000); None when its words do not make
-    one number ("two-three" is a range)."""
-    total = current = 0
-    last = ""  # the kind of the word before: "unit" (1-9), "teen" (10-19), "tens" (20, 30 … 90), "scale"
-    for word in re.split(r"[\s-]+", words.casefold()):
-        if word == "and":
-            continue
-        if word in ("one", "a"):
-            word_value, kind = 1, "unit"
-        elif word in _WORD_SCALES:
-            scale = _WORD_SCALES[word]
-            if last in ("", "scale") and not current:
-                return None
-            if scale == 100:
-                current *= 100
-            else:
-                total, current = total + current * scale, 0
-            last = "scale"
-            continue
-        else:
-            word_value = _WORD_NUMBERS[word]
-            kind = "unit" if word_value < 10 else "teen" if word_value < 20 else "tens"
-        if last in ("unit", "teen") or (last == "tens" and kind != "unit"):
-            return None  # two numbers side by side: "two three", "twenty thirty"
-        current, last = current + word_value, kind
-    return total + current
 
 
 _LIST_LABEL_TAIL = re.compile(r"[.)）](?!\d)|[ \t]+(?=[「『“\"(（\[A-Z])")
