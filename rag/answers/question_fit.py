@@ -115,11 +115,13 @@ def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck], *, move
     moved to a clause that imposes sanctions 180 days after enactment; it shares the president, the date and the days,
     and extends nothing. A claim on the passage the model cited is not held to the question's verb: English
     paraphrases its verbs ("uses" for "utilizes", "raises an error" for "issues an error"); nor is one whose evidence
-    is in another language, which cannot say an English verb.
+    is in another language, which cannot say an English verb; nor one that names what the question does not
+    (``_names_anew``): the name ties it to its passage ("targets Cortex-M23" on "Cortex-M23 is the only supported
+    type"), and a light verb (``_LIGHT_VERBS``) says nothing a passage must repeat.
     """
     said: Callable[[str, str], bool]
     if detect_language(question) == "en":
-        verb = _english_asked_verb(question) if moved else ""
+        verb = _english_asked_verb(question) if moved and not _names_anew(claim, question) else ""
         said = _says_english_word
         # evidence in Japanese ("日時: 2018 年6 月13 日13:30-17:00") says no English verb, yet answers "finish"
         checks = [check for check in checks if detect_language(check.evidence) == "en"]
@@ -133,6 +135,14 @@ def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck], *, move
     if not verb or not said(claim, verb) or not checks:
         return ""
     return "" if any(said(check.evidence, verb) for check in checks) else verb
+
+
+def _names_anew(claim: str, question: str) -> bool:
+    """Whether ``claim`` names an identifier or a name its question does not: a claim moved to the passage holding
+    it is tied there by what it names ("The mTower targets Cortex-M23" on "As of now, Cortex-M23 is the only
+    supported type"), not by a figure that recurs across passages (the 180 days of ``verb_unsaid``)."""
+    asked = facts_of(question)
+    return any(f.kind in ("identifier", "name") and not any(same_fact(f, g) for g in asked) for f in facts_of(claim))
 
 
 _FIELD = re.compile(r"\s*[^\s:：]{1,12}\s*[:：]")

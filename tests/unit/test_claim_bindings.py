@@ -834,6 +834,21 @@ def test_a_claim_moved_to_another_passage_need_not_repeat_a_light_verb_of_the_qu
 
 
 @needs_realdocs
+def test_a_claim_moved_to_the_passage_holding_the_name_it_answers_need_not_repeat_the_verb() -> None:
+    """Asked which processor architecture mTower targets, the model answered "The mTower targets Cortex-M23." without
+    a citation; the description says "As of now, Cortex-M23 is the only supported type." The name it answers with
+    ties the claim to that passage, as a figure that recurs across passages (the 180 days of the TikTok extension)
+    does not; the right answer was replaced by unrelated sentences."""
+    menu = chunk_with("en_mtower_functionality_description.md", "Cortex-M23 is the only supported type")
+    build = chunk_with("en_mtower_functionality_description.md", "Kconfig-based build configuration system")
+    passages = [Passage(1, build, build.text), Passage(2, menu, menu.text)]
+    question = "Which processor architecture does mTower target?"
+    checked = check_answer("The mTower targets Cortex-M23.", question, passages)
+    assert not checked.main_claim_failed and checked.claims[0].cited == (2,)
+    assert check_answer("The mTower targets Cortex-M33.", question, passages).main_claim_failed
+
+
+@needs_realdocs
 def test_a_number_given_in_the_questions_setting_but_not_for_what_it_asks_is_not_verified() -> None:
     """Asked how long one has to file a constitutional challenge to a seizure of Russian sovereign assets, the model
     said 30 days (the bill says 60). The notice section shares the question's setting (action, Russian sovereign
