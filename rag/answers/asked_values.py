@@ -1,6 +1,7 @@
 """The kind of value a question asks for, and whether a sentence gives one: asked when a FAQ was updated, the
 sentence that answers is the one holding a date ("更新日:2024年5月9日"), whatever words it shares with the question;
-asked where a meeting was held, the minutes' field "場所: トヨタ自動車 名古屋オフィス". ``rag.answers.evidence``
+asked where a meeting was held, the minutes' field "場所: トヨタ自動車 名古屋オフィス"; asked which agency enforces a
+rule, the line naming one ("ENFORCEMENT BY FEDERAL TRADE COMMISSION"). ``rag.answers.evidence``
 weighs sentences with it (``gives_asked_value``).
 """
 
@@ -73,11 +74,43 @@ def gives_place(text: str) -> bool:
     return bool(_PLACE_FIELD.search(text) or _JA_PLACE.search(text))
 
 
+_EN_WHICH_BODY = re.compile(
+    r"\b(?:what|which)\s+(?:(?:federal|government|public|regulatory|standards?)\s+)?(?:agency|agencies|organi[sz]ations?"
+    r"|company|companies|body|bodies|department|authority|institution|committee|office|regulator)\b",
+    re.IGNORECASE,
+)
+"""An English question asking which organisation: "Which agency enforces …", "what standards body …"."""
+_JA_WHICH_BODY = re.compile(
+    r"(?:どの|どこの|何という)[\u3400-\u9fff]{0,3}(?:機関|組織|団体|会社|企業|官庁|省庁|部署|委員会)"
+)
+"""A Japanese question asking which organisation: どの連邦機関, どの団体, どこの会社."""
+_EN_BODY = re.compile(
+    r"\b(?:[A-Z][\w&'’.-]*\s+){1,5}(?i:commission|agency|department|office|bureau|administration|council|committee"
+    r"|institute|foundation|corporation|company|authority|board|service|inc\b|ltd\b)"
+)
+"""An organisation named in English by the word its name ends with: "Federal Trade Commission", "FEDERAL TRADE
+COMMISSION", "The Linux Foundation"."""
+_JA_BODY = re.compile(r"[\u3400-\u9fff\u30a1-\u30fa\u30fc]{2,}(?:省|庁|委員会|協会|財団|機構|研究所|株式会社)|株式会社")
+"""An organisation named in Japanese by its ending: 厚生労働省, 公正取引委員会, 株式会社…."""
+
+
+def asks_which_body(question: str) -> bool:
+    """Whether ``question`` asks which organisation (agency, company, committee) does or did something."""
+    return bool(_EN_WHICH_BODY.search(question) or _JA_WHICH_BODY.search(question))
+
+
+def gives_body(text: str) -> bool:
+    """Whether ``text`` names an organisation (``_EN_BODY``, ``_JA_BODY``)."""
+    return bool(_EN_BODY.search(text) or _JA_BODY.search(text))
+
+
 def gives_asked_value(question: str) -> Callable[[str], bool] | None:
-    """Whether a sentence gives the kind of value ``question`` asks for (a date for when, a place for where), or None
-    when it asks for no such kind."""
+    """Whether a sentence gives the kind of value ``question`` asks for (a date for when, a place for where, an
+    organisation for which agency), or None when it asks for no such kind."""
     if asks_when(question):
         return gives_date
     if asks_where(question):
         return gives_place
+    if asks_which_body(question):
+        return gives_body
     return None

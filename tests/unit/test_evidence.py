@@ -229,3 +229,23 @@ def test_a_label_ending_in_an_aside_is_not_taken_for_a_sentence(e5_embedder: Emb
     only_label = Chunk("c1", "【質問 1.h】 (Spec Ref 1.4.1)", "spec.pdf")
     alone = rank_sentences(question, [Passage(1, only_label, only_label.text)])
     assert [e.sentence for e in strongest(alone, 5)] == [only_label.text]  # all there is
+
+
+@needs_realdocs
+def test_asked_which_agency_the_line_naming_one_is_shown_first(e5_embedder: Embedder) -> None:
+    """Asked in Japanese which federal agency enforces H.R. 815's ban on data brokers selling Americans' data to
+    foreign adversaries, the model wrote nothing usable and the evidence shown in its place was the prohibition itself:
+    its words and meaning are nearest the question's setting. "(b) ENFORCEMENT BY FEDERAL TRADE COMMISSION" names
+    the agency asked for."""
+    from rag.answers.asked_values import asks_which_body, gives_body
+
+    division = chunk_with("en_us_bill_hr815_2024.pdf", "ENFORCEMENT BY FEDERAL TRADE COMMISSION")
+    question = (
+        "H.R. 815で、データブローカーが米国人の機微な個人データを外国の敵対国に売ることを禁じた規定は、"
+        "どの連邦機関が執行しますか？"
+    )
+    ranked = rank_sentences(question, [Passage(1, division, division.text)], _relevance(e5_embedder))
+    assert "FEDERAL TRADE COMMISSION" in ranked[0][1].sentence
+    assert asks_which_body("Which agency enforces the ban?") and not asks_which_body("Which rule applies?")
+    assert gives_body("The Linux Foundation hosts it.") and gives_body("厚生労働省が公表した。")
+    assert not gives_body("It shall be unlawful for a data broker to sell data.")
