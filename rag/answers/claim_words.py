@@ -268,10 +268,10 @@ def purpose_unsaid(
     fact held, and the answer was about another appropriation. The amount must be the one the evidence gives for
     what the question asks it for: every word of the purpose's name (up to what the question says of it,
     ``_PURPOSE_HEAD_END``), besides the document's own name, must be in the evidence (half of a longer one,
-    ``PURPOSE_WHOLE_WORDS``). Asked the civil penalty for
-    a data broker that sells Americans' sensitive data to a foreign adversary (the bill sets none), "$500 multiplied
-    by the number of users…" was verified on the app-store penalty, "An entity that violates subsection (b) shall be
-    subject to pay a civil penalty…", whose "DATA AND INFORMATION VIOLATIONS" held one word of the purpose."""
+    ``PURPOSE_WHOLE_WORDS``). Asked the civil penalty for a data broker that sells Americans' sensitive data to a
+    foreign adversary (the bill sets none), "$500 multiplied by the number of users…" was verified on the app-store
+    penalty, "An entity that violates subsection (b) shall be subject to pay a civil penalty…", whose "DATA AND
+    INFORMATION VIOLATIONS" held one word of the purpose."""
     found = _PURPOSE.search(topic)
     if found is None or not any(f.kind in ("number", "date") for f in facts_of(claim)):
         return ""
