@@ -29,8 +29,9 @@ from rag.answers.faithfulness import (
     similarity,
     support,
 )
+from rag.answers.loanwords import heard_in
 from rag.answers.premises import written_as_code
-from rag.answers.windows import list_lead_in, sentence_units, windows
+from rag.answers.windows import list_lead_in, sentence_units, speaker_of, windows
 from rag.ingest.lists import opening_lead_in
 from rag.ingest.parsing.records import RECORD_LABEL
 from rag.records import Chunk, Citation, Evidence
@@ -100,16 +101,19 @@ _ADDRESS = re.compile(r"(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
 def _lexical_score(question: str, reading: str) -> float:
-    return support(question, reading) + 0.25 * similarity(question, reading)
+    # a word of the question the sentence writes in the other script (UK / イギリス, persona / ペルソナ) is shared
+    held = "\n".join([reading, *heard_in(question, reading)])
+    return support(question, held) + 0.25 * similarity(question, reading)
 
 
-def answers_nothing(sentence: str) -> bool:
+def answers_nothing(sentence: str, *, whole_line: bool = True) -> bool:
     """Whether a unit names a topic rather than answering: a short line without closing punctuation (a title), a
     question, a table row with one filled cell or fewer than a third filled (a label, a merged header), or
     a line of fewer than ``MIN_CONTENT_TOKENS`` content words after its speaker's name, web and mail addresses
     aside ("japan-wg+subscribe@lists.openchainproject.org" shares the question's words and answers nothing).
     A short line that gives a label its value ("場所: トヨタ自動車 名古屋オフィス", "AB: イギリス行ってました") is
-    a field or a turn, not a title."""
+    a field or a turn, not a title; nor is a sentence that is not a ``whole_line`` of its text: in "AA: 正直ですね!
+    イギリスはまだ行ったことなくて" the turn's second sentence is what AA says, however short."""
     line = sentence.strip()
     if line.startswith("|"):
         cells = [cell.strip() for cell in line.strip("|").split("|")]
@@ -124,7 +128,7 @@ def answers_nothing(sentence: str) -> bool:
         return True
     labelled = value != unaddressed
     closed = _LABEL_ASIDE.sub("", line)
-    return not labelled and len(line) <= TITLE_MAX_CHARS and closed[-1:] not in _CLOSING
+    return whole_line and not labelled and len(line) <= TITLE_MAX_CHARS and closed[-1:] not in _CLOSING
 
 
 def _scored_units(
@@ -140,12 +144,18 @@ def _scored_units(
     unit after a question gains part of the question's score (a FAQ's answer).
     """
     units = [sentence_units(text) for text in texts]
-    weights = [[TITLE_WEIGHT if answers_nothing(s) else 1.0 for s, _r in text_units] for text_units in units]
+    lines = [{line.strip() for line in text.splitlines()} for text in texts]
+    weights = [
+        [TITLE_WEIGHT if answers_nothing(s, whole_line=s.strip() in text_lines) else 1.0 for s, _r in text_units]
+        for text_units, text_lines in zip(units, lines, strict=True)
+    ]
     scores = [[_lexical_score(question, r) for _s, r in text_units] for text_units in units]
     if relevance is not None:
-        # the first passages are the most relevant: past the cap, later ones keep their word-overlap score
+        # past the cap, the units that share fewest of the question's words keep their word-overlap score (ties: the
+        # first passages are the most relevant): a turn naming the country asked about ("UK", イギリス) deep in a
+        # long chat passage is read by meaning before the passage's first lines that share nothing
         chosen = [(i, j) for i, text_units in enumerate(units) for j in range(len(text_units))]
-        chosen = chosen[:MAX_SCORED_SENTENCES]
+        chosen = sorted(chosen, key=lambda ij: -scores[ij[0]][ij[1]])[:MAX_SCORED_SENTENCES]
         cosines = list(relevance(question, [units[i][j][1] for i, j in chosen])) if chosen else []
         if cosines:
             low, high = min(cosines), max(cosines)
@@ -244,7 +254,9 @@ def passage_evidence(passage: Passage, sentence: str) -> Evidence:
 
 def _evidence(passage: Passage, sentence: str, lead_in: str) -> Evidence:
     chunk = passage.chunk
-    lead_in = lead_in or record_lead_in(chunk, sentence)
+    # a turn's later sentence is shown after its speaker ("AA: " before "イギリスはまだ行ったことなくて")
+    turn = speaker_of(chunk.text, chunk.text.find(sentence)) if sentence and sentence in chunk.text else ""
+    lead_in = lead_in or record_lead_in(chunk, sentence) or turn
     return Evidence(
         passage.n, chunk.source, chunk.page, chunk.chunk_id, chunk.text, sentence, score=passage.score, lead_in=lead_in
     )

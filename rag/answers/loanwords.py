@@ -120,12 +120,49 @@ def sounds_alike(latin: str, katakana: str) -> bool:
     return False
 
 
+_EXONYMS: dict[str, tuple[str, ...]] = {
+    "UK": ("イギリス", "英国"),
+    "Britain": ("イギリス", "英国"),
+    "British": ("イギリス", "英国"),
+    "England": ("イングランド", "イギリス", "英国"),
+    "US": ("アメリカ", "米国"),
+    "USA": ("アメリカ", "米国"),
+    "America": ("アメリカ", "米国"),
+    "American": ("アメリカ", "米国"),
+    "Americans": ("アメリカ", "米国"),
+    "Japan": ("日本",),
+    "Japanese": ("日本",),
+    "China": ("中国",),
+    "Chinese": ("中国",),
+    "Korea": ("韓国",),
+    "Korean": ("韓国",),
+    "Germany": ("ドイツ",),
+    "German": ("ドイツ",),
+    "Netherlands": ("オランダ",),
+    "Dutch": ("オランダ",),
+    "Switzerland": ("スイス",),
+    "Swiss": ("スイス",),
+}
+"""Country names that Japanese does not write as they sound in English (UK / イギリス, 英国), matched as written
+(capitals and all: "US", not "us"). Names that do sound alike (Italy / イタリア) are ``sounds_alike``'s."""
+
+
 def heard_in(text: str, other: str) -> list[str]:
     """The words of ``text`` that ``other`` holds in the other script (a katakana word of one rendering a Latin word
-    of the other), as ``text`` writes them, each once."""
+    of the other, or a country's name in either, ``_EXONYMS``), as ``text`` writes them, each once."""
     katakana_there = set(_KATAKANA_RUN.findall(other))
     latin_there = {w.lower() for w in _LATIN_WORD.findall(other)}
-    found: list[str] = []
+    found: list[str] = [
+        name
+        for name, renderings in _EXONYMS.items()
+        if re.search(rf"\b{name}\b", text) and any(r in other for r in renderings)
+    ]
+    found += [
+        rendering
+        for name, renderings in _EXONYMS.items()
+        for rendering in renderings
+        if rendering in text and re.search(rf"\b{name}\b", other) and rendering not in found
+    ]
     for word in dict.fromkeys(_KATAKANA_RUN.findall(text)):
         if any(sounds_alike(latin, word) for latin in latin_there):
             found.append(word)

@@ -2,8 +2,8 @@
 
 A claim is compared with a window of the cited text, never with the whole passage (``rag.answers.claims``), and the
 evidence shown before an answer is chosen unit by unit (``rag.answers.evidence``). A table row is one unit, read with
-its table's header row; a list item is read with the sentence introducing its list (``rag.ingest.lists``); a window
-never joins two list items.
+its table's header row; a list item is read with the sentence introducing its list (``rag.ingest.lists``); a
+sentence that goes on a chat turn is read with its speaker (``speaker_of``); a window never joins two list items.
 """
 
 from __future__ import annotations
@@ -30,6 +30,21 @@ def list_lead_in(evidence: str, sentence: str, lead_in: str = "") -> str:
     of; "" when it is no list item or its list has none. ``lead_in``: as for ``windows``."""
     start = sentence.strip()
     return next((w.lead_in for w in windows(evidence, 1, lead_in) if w.text.startswith(start)), "")
+
+
+_TURN = re.compile(r"[ \t]*[\w.-]{1,20}[ \t]*[:：]")
+"""A line's speaker or label: "AA:", "田中:", "Note:"."""
+
+
+def speaker_of(evidence: str, start: int) -> str:
+    """The speaker of the turn a sentence at ``start`` continues ("AA:" for "イギリスはまだ行ったことなくて" in
+    "AA: 正直ですね!イギリスはまだ行ったことなくて"); "" when the sentence opens its line or the line names no one.
+    The sentence is read with it: what a turn's second sentence says is said by its speaker."""
+    line_start = evidence.rfind("\n", 0, start) + 1
+    if not evidence[line_start:start].strip():
+        return ""
+    found = _TURN.match(evidence, line_start)
+    return found.group().strip() if found and found.end() <= start else ""
 
 
 def sentence_units(evidence: str) -> list[tuple[str, str]]:
@@ -69,7 +84,8 @@ def windows(evidence: str, max_size: int, lead_in: str = "") -> list[Window]:
                 break  # list items are parallel statements: a claim joins its lead-in and one item, not two items
             text = evidence[start : spans[i + size - 1][1]]
             lead = lead_in if item else ""
-            found.append(Window(text, without_link_targets(f"{lead}\n{text}" if lead else text), size, lead))
+            reading = "\n".join(part for part in (lead, speaker_of(evidence, start), text) if part)
+            found.append(Window(text, without_link_targets(reading), size, lead))
         lead_in = next_lead_in(line, lead_in)  # a paragraph ends the list; a sentence ending in a dash opens one
     whole = evidence.strip()
     return found or ([Window(whole, whole, 1, "")] if whole else [])

@@ -249,3 +249,21 @@ def test_asked_which_agency_the_line_naming_one_is_shown_first(e5_embedder: Embe
     assert asks_which_body("Which agency enforces the ban?") and not asks_which_body("Which rule applies?")
     assert gives_body("The Linux Foundation hosts it.") and gives_body("厚生労働省が公表した。")
     assert not gives_body("It shall be unlawful for a data broker to sell data.")
+
+
+@needs_realdocs
+def test_a_turn_s_second_sentence_is_read_and_shown_with_its_speaker(e5_embedder: Embedder) -> None:
+    """Asked in English whether AA has ever been to the UK, the model said yes and the evidence shown in its place
+    left out "AA: 正直ですね!イギリスはまだ行ったことなくて": its second sentence, cut from the speaker, counted as a
+    title, shared no word with the question (UK is イギリス) and came too late in the passage to be read by meaning."""
+    from rag.answers.loanwords import heard_in
+    from rag.answers.windows import speaker_of
+
+    chat = chunk_with("ja_chat_realpersonachat_00004.json", "イギリスはまだ行ったことなくて")
+    question = "In chat log 00004, has AA ever been to the UK?"
+    shown = strongest(rank_sentences(question, [Passage(1, chat, chat.text)], _relevance(e5_embedder)), 5)
+    turn = next(e for e in shown if e.sentence == "イギリスはまだ行ったことなくて")
+    assert turn.lead_in == "AA:" and "AA: イギリスはまだ行ったことなくて [1]" in evidence_answer(shown)
+    assert heard_in(question, "イギリスはまだ") == ["UK"] and heard_in("let us go", "アメリカ") == []
+    line = "AA: 正直ですね!イギリスはまだ行ったことなくて"
+    assert speaker_of(line, line.index("イギリス")) == "AA:" and speaker_of(line, 0) == ""
