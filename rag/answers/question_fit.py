@@ -50,12 +50,13 @@ NO_AMOUNT_REASON = "the question asks for a figure ({}), and the answer gives no
 _ASKS_AMOUNT = re.compile(
     r"\bhow (?:much|old)\b|\b(?:what|which)\s+(?:(?!(?:do|does|did|can|could|will|would|should)\b)[\w-]+\s+){0,2}?"
     r"(?:percentage|percent|proportion|fraction|ratio|rate"
-    r"|amount|sum|version)\b|いくら|何(?:円|ドル|パーセント|[%％]|割|倍|歳|年|か月|ヶ月|カ月|日間|時間|分間|秒|ミリ|センチ"
+    r"|amount|sum|version)\b(?!\s+(?:control|limit|limiter|limiting)\b)|いくら|何(?:円|ドル|パーセント|[%％]|割|倍|歳|年|か月|ヶ月|カ月|日間|時間|分間|秒|ミリ|センチ"
     r"|メートル|キロ|グラム|バイト|ビット|ポイント|度|分の|桁|バージョン)",
     re.IGNORECASE,
 )
 """A question that asks for a value written in figures: an amount of money, a rate, a share, a fraction, a version,
-an age, a year or a duration, a size in some unit ("What baud rate…", "何分の1", "何年間", "いくら")."""
+an age, a year or a duration, a size in some unit ("What baud rate…", "何分の1", "何年間", "いくら"); not the thing a
+word of them names ("which version control system", "what rate limiter")."""
 _ANY_AMOUNT = re.compile(
     r"\b(?:all|every|free|unlimited|half|twice|double|nothing)\b|全て|すべて|全部|無料|無制限|半分|倍", re.IGNORECASE
 )

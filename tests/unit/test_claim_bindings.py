@@ -815,6 +815,7 @@ def test_a_question_asking_for_a_rate_or_an_amount_wants_a_figure() -> None:
     assert not amount_unsaid("The tools are free of charge.", "How much does the tool cost?")
     assert amount_unsaid("ルビ文字を空白に掛けてよい。", "ルビの文字サイズを親文字の何分の1にしますか？") == "何分の"
     assert not amount_unsaid("The rate limiter drops requests.", "What does the rate limiter do?")  # asks no figure
+    assert not amount_unsaid("Git.", "Which version control system does the project use?")  # names a thing
 
 
 @needs_realdocs
