@@ -31,7 +31,7 @@ from rag.answers.faithfulness import (
 )
 from rag.answers.loanwords import heard_in
 from rag.answers.premises import written_as_code
-from rag.answers.windows import list_lead_in, sentence_units, speaker_of, windows
+from rag.answers.windows import SPEAKER, list_lead_in, sentence_units, speaker_of, windows
 from rag.ingest.lists import opening_lead_in
 from rag.ingest.parsing.records import RECORD_LABEL
 from rag.records import Chunk, Citation, Evidence
@@ -94,8 +94,6 @@ _HIRAGANA = re.compile("[\u3040-\u309f]+")
 _LABEL_ASIDE = re.compile(r"(?<=[】\]］])\s*[(（][^()（）]*[)）]$")
 """An aside after a bracketed label ("【質問 1.h】 (Spec Ref 1.4.1)"): its parenthesis closes the label, not a sentence
 (while "17 (45.9%)" and "垂直上向き(↑)" are values)."""
-_SPEAKER = re.compile(r"^\s*[\w.-]{1,20}\s*[:：]\s*")
-"""A speaker's name or a field's label before what is said of it: "AB: …", "場所: …", "Date: …"."""
 _ADDRESS = re.compile(r"(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 """A web or mail address: it says where to look, not what is there."""
 
@@ -122,7 +120,7 @@ def answers_nothing(sentence: str, *, whole_line: bool = True) -> bool:
     if is_question(line):
         return True
     unaddressed = _ADDRESS.sub(" ", line).strip()
-    value = _SPEAKER.sub("", unaddressed)
+    value = SPEAKER.sub("", unaddressed)
     said = [token for token in content_tokens(value) if not _HIRAGANA.fullmatch(token)]
     if len(said) < MIN_CONTENT_TOKENS:
         return True
@@ -254,12 +252,16 @@ def passage_evidence(passage: Passage, sentence: str) -> Evidence:
 
 def _evidence(passage: Passage, sentence: str, lead_in: str) -> Evidence:
     chunk = passage.chunk
-    # a turn's later sentence is shown after its speaker ("AA: " before "イギリスはまだ行ったことなくて")
-    turn = speaker_of(chunk.text, chunk.text.find(sentence)) if sentence and sentence in chunk.text else ""
-    lead_in = lead_in or record_lead_in(chunk, sentence) or turn
+    lead_in = lead_in or record_lead_in(chunk, sentence) or _turn_speaker(chunk, sentence)
     return Evidence(
         passage.n, chunk.source, chunk.page, chunk.chunk_id, chunk.text, sentence, score=passage.score, lead_in=lead_in
     )
+
+
+def _turn_speaker(chunk: Chunk, sentence: str) -> str:
+    """The speaker a turn's later sentence is shown after ("AA:" before "イギリスはまだ行ったことなくて")."""
+    at = chunk.text.find(sentence) if sentence else -1
+    return speaker_of(chunk.text, at) if at >= 0 else ""
 
 
 def record_lead_in(chunk: Chunk, sentence: str) -> str:

@@ -145,6 +145,7 @@ _EXONYMS: dict[str, tuple[str, ...]] = {
 }
 """Country names that Japanese does not write as they sound in English (UK / イギリス, 英国), matched as written
 (capitals and all: "US", not "us"). Names that do sound alike (Italy / イタリア) are ``sounds_alike``'s."""
+_EXONYM = re.compile(r"\b(?:" + "|".join(_EXONYMS) + r")\b")
 
 
 def heard_in(text: str, other: str) -> list[str]:
@@ -152,16 +153,14 @@ def heard_in(text: str, other: str) -> list[str]:
     of the other, or a country's name in either, ``_EXONYMS``), as ``text`` writes them, each once."""
     katakana_there = set(_KATAKANA_RUN.findall(other))
     latin_there = {w.lower() for w in _LATIN_WORD.findall(other)}
-    found: list[str] = [
-        name
-        for name, renderings in _EXONYMS.items()
-        if re.search(rf"\b{name}\b", text) and any(r in other for r in renderings)
-    ]
+    named_here, named_there = set(_EXONYM.findall(text)), set(_EXONYM.findall(other))
+    found = [name for name in _EXONYMS if name in named_here and any(r in other for r in _EXONYMS[name])]
     found += [
         rendering
-        for name, renderings in _EXONYMS.items()
-        for rendering in renderings
-        if rendering in text and re.search(rf"\b{name}\b", other) and rendering not in found
+        for name in _EXONYMS
+        if name in named_there
+        for rendering in _EXONYMS[name]
+        if rendering in text and rendering not in found
     ]
     for word in dict.fromkeys(_KATAKANA_RUN.findall(text)):
         if any(sounds_alike(latin, word) for latin in latin_there):

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from rag.answers.citations import Passage
 from rag.answers.claim_words import asked_clause, name_tokens, title_named, word_count
 from rag.answers.claims import ClaimCheck
-from rag.answers.facts import Fact, facts_of, plain_text, same_fact, words_besides
+from rag.answers.facts import facts_of, plain_text, same_fact, words_besides
 from rag.answers.faithfulness import (
     asserts_nothing,
     content_tokens,
@@ -25,7 +25,6 @@ from rag.answers.loanwords import heard_in
 from rag.answers.polarity import predicate_words, word_stem
 from rag.answers.prompts import detect_language, script_language
 from rag.answers.replies import GENERIC_PREDICATES, asked_verb, says_word, stance
-from rag.answers.worked_figures import asks_count
 from rag.retrieval.named_sources import name_pieces
 
 SHORT_CLAIM_TOKENS = 3
@@ -38,65 +37,6 @@ RESTATES_ONLY_REASON = "it restates the question without answering it"
 
 _KANJI = re.compile("[\u3400-\u9fff々]")
 _KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
-_NONE = re.compile(r"\b(?:no|none|nobody|zero|neither)\b|ゼロ|いない|いません|ない|ません|なし|無し", re.IGNORECASE)
-"""Words by which an answer says there are none: a count too."""
-_ONE = re.compile(r"\bone\b(?!\s+(?:of|or|by|another|and(?!\s+only))\b)|\ba single\b", re.IGNORECASE)
-"""Words by which an answer says there is one ("Only one Toshiba employee attended"), which the facts do not read as
-a number ("one" is as often a pronoun); "one of" picks, and "one or all", "one by one" say how, not how many: "One or
-all tracks may be TRANSPOSED" answered how many notes a LinnSequencer disk holds."""
-NO_COUNT_REASON = "the question asks how many, and the answer gives no number"
-NO_AMOUNT_REASON = "the question asks for a figure ({}), and the answer gives none"
-
-_ASKS_AMOUNT = re.compile(
-    r"\bhow (?:much|old)\b|\b(?:what|which)\s+(?:(?!(?:do|does|did|can|could|will|would|should)\b)[\w-]+\s+){0,2}?"
-    r"(?:percentage|percent|proportion|fraction|ratio|rate"
-    r"|amount|sum|version)\b(?!\s+(?:control|limit|limiter|limiting)\b)|いくら|何(?:円|ドル|パーセント|[%％]|割|倍|歳|年|か月|ヶ月|カ月|日間|時間|分間|秒|ミリ|センチ"
-    r"|メートル|キロ|グラム|バイト|ビット|ポイント|度|分の|桁|バージョン)",
-    re.IGNORECASE,
-)
-"""A question that asks for a value written in figures: an amount of money, a rate, a share, a fraction, a version,
-an age, a year or a duration, a size in some unit ("What baud rate…", "何分の1", "何年間", "いくら"); not the thing a
-word of them names ("which version control system", "what rate limiter")."""
-_ANY_AMOUNT = re.compile(
-    r"\b(?:all|every|free|unlimited|half|twice|double|nothing)\b|全て|すべて|全部|無料|無制限|半分|倍", re.IGNORECASE
-)
-"""Words by which an answer gives an amount without a figure ("free of charge", "all of it", "半分")."""
-
-
-def count_unsaid(answer: str, question: str) -> bool:
-    """Whether ``answer`` leaves unsaid the count a "how many" question asks for: no figure (a number, or a code
-    holding digits: "いくつ" also asks for a value such as 0x2E7F), and no word saying there are none, in any of its
-    sentences. Asked how many Toshiba employees attended the 2018-06-13 meeting, the model answered "Shane Coughlan
-    attended the meeting", which the attendee list supports and which answers nothing."""
-    if not asks_count(question):
-        return False
-    return not _figures(answer) and not _NONE.search(answer) and not _ONE.search(answer)
-
-
-def amount_unsaid(answer: str, question: str) -> str:
-    """The words by which ``question`` asks for a figure other than a count, when ``answer`` gives none in any of its
-    sentences ("" otherwise): no number, code holding digits, nor a word that gives an amount or says there is none.
-    Asked what baud rate mTower's debug UART uses (the description gives none), the model answered that a submenu
-    selects the UART, "UART0 to UART5 are available choices": verified, and no answer."""
-    found = _ASKS_AMOUNT.search(question)
-    if not found or _figures(answer) or _NONE.search(answer) or _ONE.search(answer) or _ANY_AMOUNT.search(answer):
-        return ""
-    return found.group()
-
-
-def figure_unsaid(answer: str, question: str) -> str:
-    """Why ``answer`` answers nothing when its question asks for a figure it does not give ("" when it gives one, or
-    the question asks for none): the answer's point, however true, is then no answer (``count_unsaid``,
-    ``amount_unsaid``)."""
-    if count_unsaid(answer, question):
-        return NO_COUNT_REASON
-    if amount := amount_unsaid(answer, question):
-        return NO_AMOUNT_REASON.format(amount)
-    return ""
-
-
-def _figures(answer: str) -> list[Fact]:
-    return [f for f in facts_of(answer) if f.kind != "name" and any(c.isdigit() for c in f.value)]
 
 
 def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck], *, moved: bool = False) -> str:

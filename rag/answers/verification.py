@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.answers.across_languages import meaning_units
+from rag.answers.asked_figures import figure_unsaid
 from rag.answers.citations import Passage, clip_quote_for, closed_sentence_spans
 from rag.answers.claim_judgement import check_against, judge_claim, with_marker
 from rag.answers.evidence import SentenceRelevance
@@ -34,7 +35,6 @@ from rag.answers.premises import premises
 from rag.answers.question_fit import (
     RESTATES_ONLY_REASON,
     adds_nothing,
-    figure_unsaid,
     is_claim,
     reading_context,
     restates,

@@ -32,19 +32,17 @@ def list_lead_in(evidence: str, sentence: str, lead_in: str = "") -> str:
     return next((w.lead_in for w in windows(evidence, 1, lead_in) if w.text.startswith(start)), "")
 
 
-_TURN = re.compile(r"[ \t]*[\w.-]{1,20}[ \t]*[:：]")
-"""A line's speaker or label: "AA:", "田中:", "Note:"."""
+SPEAKER = re.compile(r"^\s*[\w.-]{1,20}\s*[:：]\s*")
+"""A speaker's name or a field's label before what is said of it: "AB: …", "場所: …", "Date: …"."""
 
 
 def speaker_of(evidence: str, start: int) -> str:
     """The speaker of the turn a sentence at ``start`` continues ("AA:" for "イギリスはまだ行ったことなくて" in
     "AA: 正直ですね!イギリスはまだ行ったことなくて"); "" when the sentence opens its line or the line names no one.
     The sentence is read with it: what a turn's second sentence says is said by its speaker."""
-    line_start = evidence.rfind("\n", 0, start) + 1
-    if not evidence[line_start:start].strip():
-        return ""
-    found = _TURN.match(evidence, line_start)
-    return found.group().strip() if found and found.end() <= start else ""
+    before = evidence[evidence.rfind("\n", 0, start) + 1 : start]
+    found = SPEAKER.match(before) if before.strip() else None
+    return found.group().strip() if found else ""
 
 
 def sentence_units(evidence: str) -> list[tuple[str, str]]:

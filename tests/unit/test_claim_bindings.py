@@ -9,11 +9,12 @@ from dataclasses import replace
 
 from test_claims import chunk_with, embedding_relevance, needs_realdocs
 
+from rag.answers.asked_figures import NO_COUNT_REASON, amount_unsaid, count_unsaid
 from rag.answers.citations import Passage
 from rag.answers.claims import check_claim
 from rag.answers.contrast import alone_among_others, any_against_exclusive
 from rag.answers.facts import fact_found, facts_of
-from rag.answers.question_fit import NO_COUNT_REASON, RESTATES_ONLY_REASON, amount_unsaid, count_unsaid
+from rag.answers.question_fit import RESTATES_ONLY_REASON
 from rag.answers.verification import check_answer
 from rag.models.embedding import Embedder
 from rag.records import Chunk
