@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, words_besides
 from rag.answers.faithfulness import content_tokens, marks_a_sentence, sentence_spans
-from rag.answers.names import designation_label
+from rag.answers.names import LEGEND_MARK, designation_label
 
 BINDING_MARGIN = 2
 """Words of the claim a sibling fact's clause must share beyond the claimed fact's for the fact to count as given
@@ -289,5 +289,7 @@ def _family(identifier: str) -> str:
     (``division`` of ``Division R``); "" for one without a separator."""
     if label := designation_label(identifier):
         return label
+    if LEGEND_MARK.fullmatch(identifier):
+        return "legend mark"  # ○ and ● are told apart by the legend, as Division R and Division S by their letter
     match = re.match(r"([^_.:(]+)[_.:(]", identifier)
     return match.group(1) if match else ""

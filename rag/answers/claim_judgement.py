@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rag.answers.across_languages import ACROSS_REASON, tied_by_facts_alone
 from rag.answers.bindings import answered_elsewhere
@@ -21,6 +21,7 @@ from rag.answers.claims import ClaimCheck, check_claim
 from rag.answers.evidence import SentenceRelevance
 from rag.answers.facts import Fact, facts_of
 from rag.answers.faithfulness import SUPPORT_THRESHOLD, markers_of, strip_markers
+from rag.answers.framing import without_framing
 from rag.answers.premises import premises_for
 from rag.answers.prompts import script_language
 from rag.answers.question_fit import (
@@ -92,10 +93,12 @@ def judge_claim(
     """
     by_n = {p.n: p for p in passages}
     plain = strip_markers(sentence)
-    context = reading_context(plain, question)
+    said = without_framing(plain, question)  # "厚労省の資料の表記で、" copied from the question names where, not what
+    context = reading_context(said, question)
     cited = [n for n in markers_of(sentence) if n in by_n]
-    verdict, n, check = judge(plain, context, cited, passages, given, question)
-    judged = JudgedClaim(verdict, sentence, with_marker(sentence, n), ((n, plain, check),))
+    verdict, n, check = judge(said, context, cited, passages, given, question)
+    verdict = replace(verdict, sentence=plain)
+    judged = JudgedClaim(verdict, sentence, with_marker(sentence, n), ((n, said, check),))
     if verdict.status == "unsupported" and (joined := judge_parts(sentence, passages, given, question)):
         judged = joined
     if judged.verdict.status == "unsupported":

@@ -251,28 +251,43 @@ def check_claim(
     if not ranked:
         return ClaimCheck(False, "", facts, False, 0.0, "the cited text is empty")
     ranked.sort(key=lambda w: (w.holds, w.score), reverse=True)
+
+    def read_on(window: _Window) -> tuple[ClaimReading, str]:
+        """The claim as read on ``window``, and why that window is about something else than asked ("" if not)."""
+        across = script_language(window.check.evidence) != language
+        read = ClaimReading(
+            claim,
+            topic,
+            facts,
+            stated,
+            premised,
+            named,
+            evidence,
+            window.check.evidence,
+            window.reading,
+            window.held,
+            window.read_with,
+            across,
+        )
+        return read, off_topic_reason(read, about, worded, source, title) if topic and not across else ""
+
     top = ranked[0]
+    read, off_topic = read_on(top)
+    if off_topic and top.holds:
+        # the sentence holding the claim may leave what it is about to the one before: "Options are GCC 6.1q1, …"
+        # follows "*Toolchain Selection* submenu lets you select toolchain…"; a window holding both is the evidence
+        for wider in ranked[1:]:
+            if not wider.holds:
+                break
+            if not (on_wider := read_on(wider))[1]:
+                top, (read, off_topic) = wider, on_wider
+                break
     best, best_needed, best_reading, best_contrasted = top.check, top.needed, top.reading, top.contrasted
     if flipped := bound_reversed(claim, best_reading):
         best_contrasted = [*best_contrasted, flipped]  # "more than 180 days" against "not more than 180 days"
-    across = script_language(best.evidence) != language
+    across = read.across
     conflict = polarity_conflict(claim, top.said, across=across)
     reason = basic_reason(best.missing, conflict, best.support, best_needed) if best_reading else ONLY_ASKS
-    read = ClaimReading(
-        claim,
-        topic,
-        facts,
-        stated,
-        premised,
-        named,
-        evidence,
-        best.evidence,
-        best_reading,
-        top.held,
-        top.read_with,
-        across,
-    )
-    off_topic = off_topic_reason(read, about, worded, source, title) if topic and not across else ""
     reason = reason or off_topic or unsupported_because(read, best_contrasted)
     # the evidence states the opposite only when it is a statement, not a question, that holds what the claim denies
     # (not "sparingly" against "not … often") or denies what it affirms (not "does not apply to … divestiture"

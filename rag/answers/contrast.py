@@ -59,6 +59,15 @@ _CHECKED_ONLY = (
     ("暗号化", "復号"),
     ("大文字", "小文字"),
     ("昇順", "降順"),
+    ("肯定", "否定"),
+    ("許可", "禁止"),
+    ("賛成", "反対"),
+    ("合法", "違法"),
+    ("成功", "失敗"),
+    ("有料", "無料"),
+    ("追加", "削除"),
+    ("内部", "外部"),
+    ("同意", "拒否"),
     ("input", "output"),
     ("upper", "lower"),
     ("uppercase", "lowercase"),
@@ -71,8 +80,15 @@ _CHECKED_ONLY = (
     ("earliest", "latest"),
     ("standard", "optional"),
     ("mandatory", "optional"),
+    ("positive", "negative"),
+    ("allow", "prohibit"),
+    ("accept", "reject"),
+    ("include", "exclude"),
+    ("internal", "external"),
+    ("success", "failure"),
 )
-"""More terms the claim check contrasts (script, direction, position in a line, bound, order, data flow)."""
+"""More terms the claim check contrasts (script, direction, position in a line, bound, order, data flow, a verdict
+either way: 肯定/否定, allow/prohibit)."""
 _EN_ENDINGS = r"(?:s|d|ed|es|ing|ion|ions|ly)?"
 _PREFIXED = re.compile(r"\b(?:un|non-?)([a-z]{4,})\b")
 """A word denied by its prefix: "unsafe" of "safe(ly)", "undefined" of "defined", "non-free" of "free"."""

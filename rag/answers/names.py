@@ -20,7 +20,8 @@ CODE = re.compile(
     r"\b(?:[A-Z]{1,2}\.){1,3}\s?\d+(?!\d|\.\d)"  # designations: H.R. 815, S. 1 (also before Japanese: H.R. 815は)
     r"|\b[A-Z]{1,3}\d+(?:-\d+)+(?![\d-])"  # rule and item codes: L3-01, R2-1-4
     r"|\b[A-Za-z]{2,4}-(?:\d{1,4}|[ivx]{1,5})\b(?![-.]?\d)"  # class and encoding codes: cl-03, cl-xii, UTF-8
-    r"|\b0[xX][0-9A-Fa-f]+\b|\bU\+[0-9A-Fa-f]{4,6}\b",  # hexadecimal values and code points: 0x2E7F, U+2E80
+    r"|\b0[xX][0-9A-Fa-f]+\b|\bU\+[0-9A-Fa-f]{4,6}\b"  # hexadecimal values and code points: 0x2E7F, U+2E80
+    r"|\b\d+(?:\.\d+)*[a-z]{1,2}\d+\b",  # release codes: 6.1q1, 8q4 (GCC's), 2p1
     re.ASCII,  # a word boundary against ASCII only: "ルールのL3-09では" holds L3-09 (の and で are letters to Unicode)
 )
 """Codes that hold digits: read as one identifier before any number is, so "L3-01" is no count of 1, "cl-11" (a
@@ -37,10 +38,15 @@ _IDENTIFIER = re.compile(
     r"|\b[a-z]+[A-Z][A-Za-z0-9]*\b"  # camelCase
     r"|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b"  # OpenChain, PowerPoint
     r"|\b[A-Za-z_][\w-]{1,}\.(?:tex|sty|cls|cfg|pdf|txt|json|yaml|yml|toml|xml|html|md|py|c|h|sh)\b"  # file names
-    r"|\b[A-Za-z_]\w*\(\)",  # function()
+    r"|\b[A-Za-z_]\w*\(\)"  # function()
+    r"|\b[A-Z][A-Za-z]*-[A-Z]{2,}\b",  # names with a part in capitals: Shift-JIS, EUC-JP
     re.ASCII,  # "mTowerはTEE_GetPropertyAsStringを実装" holds mTower and TEE_GetPropertyAsString
 )
 _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,}\b", re.ASCII)
+LEGEND_MARK = re.compile(r"(?<![^\n])[ \t]*[○◯●◎△▲▽▼□■◇◆☆★](?=[ \t])|(?P<mark>[○◯●◎△▲▽▼□■◇◆☆★])")
+"""A mark a legend gives a meaning ("・●:労働者性を否定する方向の事情", "●の記号は…"): one is what tells a row from
+its siblings ("・○:…を肯定する方向の事情"), as a code does. A mark opening a line before a space is a bullet, no
+name."""
 _CAPITALIZED_RUN = re.compile(
     r"\b[A-Z][a-z][A-Za-z'-]*(?:\s+(?:of\s+|for\s+|and\s+|[A-Z]\.\s+)?[A-Z][a-z][A-Za-z'-]*)*", re.ASCII
 )
@@ -66,6 +72,10 @@ def identifiers_and_names(text: str, taken: list[tuple[int, int]]) -> list[tuple
     for match in _IDENTIFIER.finditer(text):
         if not overlaps(match.span(), taken):
             facts.append(("identifier", match.group(), match.group()))
+            taken.append(match.span())
+    for match in LEGEND_MARK.finditer(text):
+        if match["mark"] and not overlaps(match.span(), taken):
+            facts.append(("identifier", match["mark"], match["mark"]))
             taken.append(match.span())
     for match in _ACRONYM.finditer(text):
         if not overlaps(match.span(), taken) and not match.group().isdigit():

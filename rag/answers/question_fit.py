@@ -196,7 +196,8 @@ def asked_untouched(claim: str, question: str, sources: Sequence[str]) -> str:
     whose predicate an answer giving a value may well paraphrase ("how long does someone have to file a
     constitutional challenge to it?": "a claim must be brought not later than 60 days after the action"). Both less
     their facts other than names, the words of the ``sources``' file names, generic predicates (問題, 必要, できる)
-    and single letters and kana (a single kanji is a verb: 勧 of "何を勧めていますか").
+    and single letters and kana (a single kanji is a verb: 勧 of "何を勧めていますか"). A claim of names and codes
+    alone is read with its question (``reading_context``) and its evidence checked for what is asked there.
     A true sentence about something else is no answer: asked how much H.R. 815 appropriates for wildfire recovery
     (it appropriates nothing), the model copied "$10,000,000 … for necessary expenses related to the administration
     of nonprofit security grants", verified and shown as the answer; asked whether software whose licence bans
@@ -210,8 +211,8 @@ def asked_untouched(claim: str, question: str, sources: Sequence[str]) -> str:
     named = set().union(*(name_tokens(source) for source in sources)) if sources else set()
     asked = token_words(_words_and_names(part) - named - GENERIC_PREDICATES)
     asked = {word for word in asked if len(word) > 1 or _KANJI.fullmatch(word)}  # 勧 of "何を勧めていますか"
-    if len(asked) < ASKED_WORDS_MIN or word_count(claim) < SHORT_CLAIM_TOKENS:
-        return ""
+    if len(asked) < ASKED_WORDS_MIN or word_count(claim) < SHORT_CLAIM_TOKENS or _names_alone(claim):
+        return ""  # names and codes alone ("GCC 6.1q1, GCC 6.1q2, GCC 8q4") were checked read with the question
     if asked & token_words(_words_and_names(claim)) or heard_in(claim, part):
         return ""
     return ", ".join(sorted(asked)[:4])

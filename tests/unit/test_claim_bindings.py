@@ -14,6 +14,7 @@ from rag.answers.citations import Passage
 from rag.answers.claims import check_claim
 from rag.answers.contrast import alone_among_others, any_against_exclusive
 from rag.answers.facts import fact_found, facts_of
+from rag.answers.framing import without_framing
 from rag.answers.question_fit import RESTATES_ONLY_REASON
 from rag.answers.verification import check_answer
 from rag.models.embedding import Embedder
@@ -1295,3 +1296,81 @@ def test_a_count_with_its_counter_is_found_in_a_number_counting_the_noun_after_i
     sentence = "資料2-2に掲載した50の裁判例に関する評釈を選定した"
     assert fact_found(facts_of("50件")[0], facts_of(sentence), sentence)
     assert not fact_found(facts_of("5件")[0], facts_of("5の裁判例"), "5の裁判例")
+
+
+@needs_realdocs
+def test_a_legend_mark_is_read_with_its_own_meaning() -> None:
+    """The MHLW method's legend gives four marks a meaning each ("・○:労働者性を肯定する方向の事情", "・●:…否定する
+    方向の事情"). The answer's "厚労省の裁判例資料の表記で、" copies where the question looks: the line that answers
+    does not repeat it, and the right answer was replaced by the evidence. A claim giving ● the meaning of ○ or ▲
+    must not be verified: the rows share every word but the mark and 肯定/否定."""
+    legend = chunk_with("ja_mhlw_worker_status_caselaw_method.pdf", "・●:労働者性を否定する方向の事情")
+    question = "厚労省の裁判例資料の表記で、●の記号はどんな事情を表していますか？"
+    passages = [Passage(1, legend, legend.text)]
+
+    def status(answer: str) -> str:
+        return check_answer(answer, question, passages).claims[0].status
+
+    assert status("厚労省の裁判例資料の表記で、●の記号は労働者性を否定する方向の事情を表しています。") != "unsupported"
+    assert status("厚労省の裁判例資料の表記で、●の記号は労働者性を肯定する方向の事情を表しています。") == "unsupported"
+    assert status("●は労働者性を肯定することと矛盾しない事情です[1]。") == "unsupported"  # that is △
+    assert status("○は労働者性を否定する方向の事情です[1]。") == "unsupported"
+    assert status("△は労働者性を肯定することと矛盾しない事情です[1]。") == "verified"
+
+
+def test_a_mark_opening_a_line_is_a_bullet_and_no_fact() -> None:
+    assert [f.text for f in facts_of("●の記号は否定する方向")] == ["●"]
+    assert [f.text for f in facts_of("・○:肯定する方向の事情")] == ["○"]
+    assert facts_of("■ 見出し\n○ 表記方法") == ()
+
+
+def test_only_the_question_own_opening_phrase_is_left_out_of_a_claim() -> None:
+    question = "In the OSS compliance pamphlet, who should a fix be given to?"
+    assert without_framing("In the OSS compliance pamphlet, fixes go to the original developers.", question) == (
+        "fixes go to the original developers."
+    )
+    # a phrase of the answer's own is what it says
+    assert without_framing("In most cases, fixes go to the original developers.", question).startswith("In most")
+    assert without_framing("デジタル庁のルールでは、Shift_JISは使わない。", "デジタル庁のルールでは何を使う？") == (
+        "Shift_JISは使わない。"
+    )
+
+
+@needs_realdocs
+def test_a_value_list_is_read_with_the_sentence_that_says_what_it_lists() -> None:
+    """Asked in Japanese which compilers mTower's Toolchain Selection offers, the model gave the right list, "GCC
+    6.1q1, GCC 6.1q2, GCC 8q4"; the sentence holding it, "Options are GCC 6.1q1, …", leaves what it lists to the one
+    before ("*Toolchain Selection* submenu lets you select toolchain…"), so it was refused as not speaking of what
+    the question asks, and the right answer was replaced by the evidence. A release code (6.1q1) is one identifier,
+    not the number 6.1: a list of them with their names is names alone, checked read with its question."""
+    chunk = chunk_with("en_mtower_functionality_description.md", "Options are GCC 6.1q1")
+    question = "mTowerをビルドするとき、Toolchain Selectionで選べるコンパイラはどれですか？"
+    passages = [Passage(1, chunk, chunk.text)]
+    (right,) = check_answer("GCC 6.1q1, GCC 6.1q2, GCC 8q4 [1]", question, passages).claims
+    assert right.status == "verified", right.reason
+    (wrong,) = check_answer("GCC 6.1q1, GCC 7q3 [1]", question, passages).claims
+    assert wrong.status == "unsupported"
+    assert [f.text for f in facts_of("GCC 6.1q1") if f.kind == "identifier"] == ["6.1q1"]
+
+
+@needs_realdocs
+def test_an_encoding_named_in_english_ties_a_claim_to_a_japanese_rule(e5_embedder: Embedder) -> None:
+    """The Digital Agency's rule L3-08 ends "…既定の設定ではファイル作成・出力時にShift-JISが適用される仕様が一般的
+    であること". Asked in English which encoding Windows spreadsheets apply by default, the model answered right in
+    English; "Shift-JIS" was no fact (only its "JIS"), so nothing tied the English claim to the Japanese row, and the
+    answer was replaced by the evidence."""
+    row = chunk_with("ja_digital_agency_machine_readability_rules.csv", "Shift-JISが適用される")
+    question = (
+        "The Digital Agency machine-readability rules discuss character encodings for CSV exchange. Which encoding "
+        "do standard Windows spreadsheet programs apply by default when creating or exporting a file?"
+    )
+    passages = [Passage(1, row, row.text)]
+    relevance = embedding_relevance(e5_embedder)
+    answer = (
+        "The standard Windows spreadsheet programs apply by default the Shift-JIS encoding when creating or exporting "
+        "a file [1]."
+    )
+    (right,) = check_answer(answer, question, passages, relevance).claims
+    assert right.status == "verified", right.reason
+    (wrong,) = check_answer(answer.replace("Shift-JIS", "EUC-JP"), question, passages, relevance).claims
+    assert wrong.status == "unsupported"
