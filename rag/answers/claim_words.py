@@ -313,11 +313,25 @@ def word_count(text: str) -> int:
     return len(latin) + len(_added_words(text, set()))
 
 
+_LONE_KANJI_NOUN = re.compile(
+    r"(?:^|(?<=[はがをにでとのもや、「『（(\s]))([\u4e00-\u9fff])(?=[をがはにでとのもや」』）)、。]|です|だ)"
+)
+"""A kanji standing alone between particles: a noun ("AMは猫を飼っています"), not a counter ("30個", after a digit),
+nor a verb's stem (飼っ), nor the tail of a longer word."""
+_FUNCTION_KANJI = frozenset("後前次他際方点上下中内外間時事物為旨等毎各全本当同別所的性化")
+"""Lone kanji that are function nouns ("その後、", "の際に", "の方が"): they say where or when, not what."""
+
+
 def _added_words(claim: str, known: set[str]) -> list[tuple[str, frozenset[str]]]:
     """The kanji and katakana words ``claim`` adds to the ``known`` tokens, each with its tokens: a kanji pair is a
-    word (a lone kanji is a counter or an ending); in a katakana run, the unknown tokens in a row are one word
-    (ライセンス of オープンソースライセンス when オープンソース is known), unless they only join two known words."""
-    words: list[tuple[str, frozenset[str]]] = []
+    word, and a lone kanji between particles (猫 of "猫を飼っています"; ``_LONE_KANJI_NOUN``), where elsewhere a lone
+    kanji is a counter or an ending; in a katakana run, the unknown tokens in a row are one word (ライセンス of
+    オープンソースライセンス when オープンソース is known), unless they only join two known words."""
+    words: list[tuple[str, frozenset[str]]] = [
+        (kanji, frozenset({kanji}))
+        for kanji in dict.fromkeys(_LONE_KANJI_NOUN.findall(claim))
+        if kanji not in known and kanji not in _FUNCTION_KANJI
+    ]
     for run in script_runs(claim):
         if len(run) < 2 or not _JAPANESE_TOKEN.match(run):
             continue

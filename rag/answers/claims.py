@@ -40,6 +40,7 @@ asserts nothing, so it supports nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -74,6 +75,8 @@ BARE_WORDS = 3
 CONTRADICTION_MARGIN = 0.1
 """A window whose score is within this of the contradicting one's and that agrees with the claim makes the passage
 ambiguous about it: no "No." is drawn from it (a window's score: facts found + share of words - length penalty)."""
+_LINE_LABEL = re.compile(r"^[ \t]*[A-Za-z][\w-]{0,24}[ \t]*[:：]", re.MULTILINE)
+"""A record's field name opening a line ("persona:", "interlocutor_id:"): it says which field, not what of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +221,8 @@ def check_claim(
         # in one language, a word the reading writes in the other script (ペルソナ / "persona") is a word it holds;
         # across languages words do not carry a check (a katakana クラス is no evidence of "class" being said), but
         # a name does: "AA names Italy" is checked on "AA: 私はイタリアとかに行ってました"
-        reading_language = script_language(reading)
+        said_in_fields = _LINE_LABEL.sub(" ", reading)  # a record's language is its values', not its field names'
+        reading_language = script_language(said_in_fields)
         across_scripts = reading_language != language
         heard = heard_in(names_said if across_scripts else worded, reading)
         held = "\n".join([reading, *heard])
@@ -230,7 +234,10 @@ def check_claim(
         read_with = f"{readable} {claim}" if readable else worded
         # a name heard across languages is a fact found, not a word shared
         unheld = framed - content_tokens(held) if size == 1 else set()
-        share = support(read_with, reading if across_scripts else held, ignored=named | unheld) if reading else 0.0
+        # across scripts the Latin words of a Japanese reading are its names and field names: "Persona AM is a young
+        # man" held "persona" and "AM" of "interlocutor_id: AM\npersona: 中年女性だ。", half its words
+        read_for_words = said_in_fields if across_scripts else held
+        share = support(read_with, read_for_words, ignored=named | unheld) if reading else 0.0
         contrasted = contrasted_terms(claimed, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive
         # facts (``claim_words.is_anchor``), or a name it writes in the other script (Italy, イタリア) in a sentence

@@ -1374,3 +1374,22 @@ def test_an_encoding_named_in_english_ties_a_claim_to_a_japanese_rule(e5_embedde
     assert right.status == "verified", right.reason
     (wrong,) = check_answer(answer.replace("Shift-JIS", "EUC-JP"), question, passages, relevance).claims
     assert wrong.status == "unsupported"
+
+
+@needs_realdocs
+def test_a_record_field_name_is_no_word_an_english_claim_shares_with_a_japanese_record() -> None:
+    """Asked what pet persona AM has, "Persona AM has a dog" was verified on "interlocutor_id: AM\\npersona:
+    中年女性だ。": the record's field names made it read as English, and "persona" and "AM" were half the claim's
+    words, so "Persona AM is a young man" would have been verified too. A record's language is its values', and a
+    lone kanji between particles is a word the claim adds (猫 of "AMは猫を飼っています"), no counter or ending."""
+    record = chunk_with("ja_realpersonachat_interlocutors_sample.jsonl", "persona: ロボット犬を飼っている。")
+    passages = [Passage(1, record, record.text)]
+
+    def status(answer: str, question: str = "What kind of pet does persona AM have?") -> str:
+        return check_answer(answer, question, passages).claims[0].status
+
+    assert status("Persona AM is a young man [1].") == "unsupported"
+    assert status("Persona AM has a cat [1].") == "unsupported"
+    asked = "ペルソナAMはどんなペットを飼っていますか？"
+    assert status("AMは猫を飼っています[1]。", asked) == "unsupported"
+    assert status("AMはロボット犬を飼っています[1]。", asked) == "verified"
