@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, words_besides
 from rag.answers.faithfulness import content_tokens, marks_a_sentence, sentence_spans
 from rag.answers.names import LEGEND_MARK, designation_label
+from rag.answers.windows import DASH_RECORD
 
 BINDING_MARGIN = 2
 """Words of the claim a sibling fact's clause must share beyond the claimed fact's for the fact to count as given
@@ -242,10 +243,19 @@ def about_another(premise: Fact, window_facts: tuple[Fact, ...], reading: str) -
     one is the other with more letters: "\\kansujichar は整数値パラメータ" says nothing of \\kansuji),
     and a deadline the Secretary of the Treasury is given none about the Secretary of State (names of several words
     share their first)."""
+    if fact_found(premise, window_facts, plain_text(reading)):
+        return False
     siblings = [f for f in window_facts if f.kind == premise.kind and _sibling(premise, f)]
-    return any(not same_fact(f, premise) for f in siblings) and not fact_found(
-        premise, window_facts, plain_text(reading)
-    )
+    return any(not same_fact(f, premise) for f in siblings) or _record_of_another(premise, reading)
+
+
+def _record_of_another(premise: Fact, reading: str) -> bool:
+    """Whether ``reading`` is a record line pairing another name with a value ("Ayumi Watanabe – Hitachi
+    Solutions"): asked which company Shinsuke Kato is from, that line is no evidence of his."""
+    if premise.kind != "name":
+        return False
+    records = [DASH_RECORD.match(line.strip()) for line in reading.splitlines() if line.strip()]
+    return any(record is not None and any(f.kind == "name" for f in facts_of(record["subject"])) for record in records)
 
 
 def _sibling(fact: Fact, other: Fact) -> bool:

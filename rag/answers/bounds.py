@@ -12,16 +12,20 @@ from rag.answers.facts import plain_text
 _NUMBER = r"(\d[\d,]*(?:\.\d+)?)"
 _BELOW_BOUND = re.compile(
     rf"(?<!\bnot )(?<!\bno )\b(?:more|greater|longer|larger|higher) than\s+{_NUMBER}"
-    rf"|\b(?:over|above|exceeding|beyond)\s+{_NUMBER}|{_NUMBER}\s*[^\d\s、。]{{0,6}}?(?:以上|超|を超え)",
+    rf"|\b(?:over|above|exceeding|beyond)\s+{_NUMBER}|{_NUMBER}\s*[^\d\s、。]{{0,6}}?(?:以上|超|を超え)"
+    rf"|{_NUMBER}[A-Za-z\s-]{{0,16}}?\bor (?:more|greater|higher|longer|older|above|over)\b",
     re.IGNORECASE,
 )
-"""A number bounded from below: "more than 16", "over 90", "16チャンネル以上" (not "not more than 180")."""
+"""A number bounded from below: "more than 16", "over 90", "16チャンネル以上", "18 years or older" (not "not more
+than 180")."""
 _ABOVE_BOUND = re.compile(
     rf"\b(?:up to|at most|no more than|not more than|not to exceed|a maximum of|one of|within)\s+{_NUMBER}"
-    rf"|{_NUMBER}\s*[^\d\s、。]{{0,6}}?(?:以下|まで|以内)",
+    rf"|\b(?:less|fewer|lower|shorter|smaller) than\s+{_NUMBER}|{_NUMBER}\s*[^\d\s、。]{{0,6}}?(?:以下|まで|以内|未満)"
+    rf"|{_NUMBER}[A-Za-z\s-]{{0,16}}?\bor (?:less|fewer|lower|shorter|younger|below|under)\b",
     re.IGNORECASE,
 )
-"""A number bounded from above: "up to 16", "not more than 180", "one of 16", "90日以内"."""
+"""A number bounded from above: "up to 16", "not more than 180", "one of 16", "fewer than 150", "90日以内",
+"1,850 feet or less"."""
 
 
 def bounded_below(text: str) -> set[str]:

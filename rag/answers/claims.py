@@ -5,7 +5,8 @@ supported by evidence only when
 
 - every **fact** it states occurs in the evidence (``rag.answers.facts``: numbers with their units, in figures or in
   words (``rag.answers.number_words``), dates, times, versions, API and command identifiers, Latin-script names,
-  each compared in canonical form);
+  each compared in canonical form), and the Japanese proper nouns it adds to the question (東京, ソニー: Sudachi's
+  固有名詞, ``rag.ingest.tokenization.proper_nouns``);
 - its **polarity** agrees with the evidence sentence it restates (``rag.answers.polarity``);
 - it keeps the evidence's **time scope**: a sentence about an earlier version or a former rule does not support the
   same statement made about the present (``rag.answers.scope``);
@@ -65,6 +66,7 @@ from rag.answers.loanwords import heard_in
 from rag.answers.polarity import denied_words, holds_words, polarity_conflict
 from rag.answers.prompts import script_language
 from rag.answers.windows import windows, without_link_targets
+from rag.ingest.tokenization import proper_nouns
 
 WINDOW_SENTENCES = 3
 """Consecutive evidence sentences one claim may draw its facts from (a claim often joins two or three)."""
@@ -203,6 +205,12 @@ def check_claim(
     claimed = claimed_terms(claim)
     # the words of the file's name say which document, not what of it: every passage of ptex_manual.pdf has "pTeX"
     named = name_tokens(source, title, said=f"{topic} {claim}")
+    # a Japanese name in kanji or katakana is no fact ``facts`` reads: "会合はトヨタ自動車の東京オフィスで開かれました"
+    # held every word but 東京 of "場所: トヨタ自動車 名古屋オフィス". One the question does not give is the claim's
+    # and must be in the evidence, as a Latin-script name must
+    japanese_names = tuple(
+        Fact("name", name, name) for name in proper_nouns(claim) if name not in topic and name not in context
+    )
     # the question's premises (its date, the meeting it names) frame a claim read with it: the one line that gives
     # the answer need not repeat them ("(4) サプライチェーンにおける問題提起(ソニー)" under the minutes' date), nor
     # does their absence lend it the share of words it must reach by what it says. Lines joined to reach that share
@@ -223,11 +231,14 @@ def check_claim(
         # a name does: "AA names Italy" is checked on "AA: 私はイタリアとかに行ってました"
         said_in_fields = _LINE_LABEL.sub(" ", reading)  # a record's language is its values', not its field names'
         reading_language = script_language(said_in_fields)
-        across_scripts = reading_language != language
+        # a line of names alone ("interlocutor_id: AQ") is in no language
+        across_scripts = reading_language != language and in_prose(said_in_fields, window_facts)
         heard = heard_in(names_said if across_scripts else worded, reading)
         held = "\n".join([reading, *heard])
         missing = tuple(f for f in facts if not fact_found(f, window_facts, plain_text(held)))
         missing += tuple(f for f in premised if about_another(f, window_facts, reading))
+        if not across_scripts:
+            missing += tuple(f for f in japanese_names if f.value not in held)
         # a question in the other language lends the claim the words this reading could hold; with none, all of
         # them, which it cannot
         readable = readable_in(context, reading_language, named) if context else ""
@@ -250,7 +261,8 @@ def check_claim(
         needed = 0.0 if other_language else threshold
         # windows that hold every fact and enough words come first; among them a longer window must earn its
         # place, so the quote is the sentence itself rather than its neighbours too
-        score = (1 - len(missing) / len(facts) if facts else 1.0) + share - WINDOW_PENALTY * (size - 1)
+        checked = len(facts) + (0 if across_scripts else len(japanese_names))
+        score = (1 - len(missing) / checked if checked else 1.0) + share - WINDOW_PENALTY * (size - 1)
         score += support(about, held, ignored=named) if bare else 0.0
         holds = bool(reading) and not missing and not contrasted and share >= needed
         check = ClaimCheck(False, window, missing, False, share)

@@ -68,6 +68,11 @@ _CHECKED_ONLY = (
     ("追加", "削除"),
     ("内部", "外部"),
     ("同意", "拒否"),
+    ("男性", "女性"),
+    ("事前", "事後"),
+    ("前方", "後方"),
+    ("直前", "直後"),
+    ("正の", "負の"),
     ("input", "output"),
     ("upper", "lower"),
     ("uppercase", "lowercase"),
@@ -80,12 +85,15 @@ _CHECKED_ONLY = (
     ("earliest", "latest"),
     ("standard", "optional"),
     ("mandatory", "optional"),
-    ("positive", "negative"),
     ("allow", "prohibit"),
     ("accept", "reject"),
     ("include", "exclude"),
     ("internal", "external"),
     ("success", "failure"),
+    ("male", "female"),
+    ("man", "woman"),
+    ("men", "women"),
+    ("positive", "negative"),
 )
 """More terms the claim check contrasts (script, direction, position in a line, bound, order, data flow, a verdict
 either way: 肯定/否定, allow/prohibit)."""

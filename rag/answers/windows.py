@@ -80,6 +80,8 @@ def windows(evidence: str, max_size: int, lead_in: str = "") -> list[Window]:
                 break
             if sum(is_list_item(evidence[s:e]) for s, e in spans[i : i + size]) > 1:
                 break  # list items are parallel statements: a claim joins its lead-in and one item, not two items
+            if size > 1 and _parallel_records(evidence, spans[i + size - 2], spans[i + size - 1]):
+                break
             text = evidence[start : spans[i + size - 1][1]]
             lead = lead_in if item else ""
             reading = "\n".join(part for part in (lead, speaker_of(evidence, start), text) if part)
@@ -87,6 +89,24 @@ def windows(evidence: str, max_size: int, lead_in: str = "") -> list[Window]:
         lead_in = next_lead_in(line, lead_in)  # a paragraph ends the list; a sentence ending in a dash opens one
     whole = evidence.strip()
     return found or ([Window(whole, whole, 1, "")] if whole else [])
+
+
+DASH_RECORD = re.compile(r"^(?P<subject>[^\n–—]{1,60}?)\s[–—-]\s[^\n–—]{1,60}$")
+"""A line pairing two things with a dash: "Shinsuke Kato – Panasonic" in a list of attendees."""
+
+
+def _parallel_records(evidence: str, first: tuple[int, int], second: tuple[int, int]) -> bool:
+    """Whether two sentences are lines of their own with one shape, records side by side: "Shinsuke Kato –
+    Panasonic" and "Ayumi Watanabe – Hitachi Solutions", or two values of one field ("persona: 好きな食べ物は餃子で…",
+    "persona: 趣味はお菓子作りです。"). A claim joining them ("Shinsuke Kato is from Hitachi Solutions", "ABの趣味は
+    餃子作り") binds a value to another record's name, as one joining two list items would."""
+    lines = [evidence[evidence.rfind("\n", 0, s) + 1 : e] for s, e in (first, second)]
+    if any(line != evidence[s:e] for line, (s, e) in zip(lines, (first, second), strict=True)):
+        return False  # a sentence within a paragraph, not a line of its own
+    if all(DASH_RECORD.match(line) for line in lines):
+        return True
+    labels = [SPEAKER.match(line) for line in lines]
+    return all(labels) and len({label.group().strip() for label in labels if label}) == 1
 
 
 _LINK_TARGET = re.compile(r"(?<=\])\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)")

@@ -13,6 +13,7 @@ share between threads: the analyzers that keep state (Sudachi, MeCab, the stemme
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import unicodedata
@@ -227,6 +228,30 @@ def search_terms(tokens: list[str]) -> list[str]:
     conjunction). A query made only of such tokens keeps them all."""
     kept = [t for t in tokens if t not in QUESTION_WORDS and not _SINGLE_LETTER.fullmatch(t)]
     return kept or tokens
+
+
+_proper_noun_tokenizer = _PerThread(lambda: _sudachi_dictionary().tokenizer("C", fields={"pos"}))
+_JAPANESE_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u9fff々]{2,}")
+
+
+@functools.lru_cache(maxsize=4096)
+def proper_nouns(text: str) -> tuple[str, ...]:
+    """The Japanese proper nouns of ``text`` as written, once each, in order: Sudachi's 固有名詞 in long units
+    ("トヨタ自動車", "東京", "愛媛県松山市", "橋本"). Names in Latin letters are left to the caller; () when Sudachi
+    cannot load its dictionary."""
+    if not _JAPANESE_WORD.search(text):
+        return ()
+    try:
+        tokenizer = _proper_noun_tokenizer.get()
+    except ModelUnavailableError:
+        return ()
+    names = (
+        m.surface()
+        for piece in _pieces(text, _SUDACHI_MAX_CHARS)
+        for m in tokenizer.tokenize(piece)
+        if m.part_of_speech()[1] == "固有名詞"
+    )
+    return tuple(dict.fromkeys(name for name in names if _JAPANESE_WORD.fullmatch(name)))
 
 
 def make_tokenizer(name: str) -> Tokenizer:

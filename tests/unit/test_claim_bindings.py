@@ -10,6 +10,7 @@ from dataclasses import replace
 from test_claims import chunk_with, embedding_relevance, needs_realdocs
 
 from rag.answers.asked_figures import NO_COUNT_REASON, amount_unsaid, count_unsaid
+from rag.answers.bounds import bound_reversed
 from rag.answers.citations import Passage
 from rag.answers.claims import check_claim
 from rag.answers.contrast import alone_among_others, any_against_exclusive
@@ -1393,3 +1394,60 @@ def test_a_record_field_name_is_no_word_an_english_claim_shares_with_a_japanese_
     asked = "ペルソナAMはどんなペットを飼っていますか？"
     assert status("AMは猫を飼っています[1]。", asked) == "unsupported"
     assert status("AMはロボット犬を飼っています[1]。", asked) == "verified"
+
+
+@needs_realdocs
+def test_a_japanese_name_a_claim_adds_must_be_in_its_evidence() -> None:
+    """The 2018-06-13 minutes say "場所: トヨタ自動車 名古屋オフィス". "会合はトヨタ自動車の東京オフィスで開かれました"
+    held every word of it but 東京, and a place or company in kanji or katakana was no fact the checks compared."""
+    minutes = chunk_with("ja_openchain_jwg_minutes_20180613.pdf", "13:30-17:00")
+    question, passages = (
+        "2018年6月13日のOpenChain Japan WG会合はどこで開かれましたか？",
+        [Passage(1, minutes, minutes.text)],
+    )
+
+    def status(answer: str) -> str:
+        return check_answer(answer, question, passages).claims[0].status
+
+    assert status("会合はトヨタ自動車の名古屋オフィスで開かれました[1]。") == "verified"
+    assert status("会合はトヨタ自動車の東京オフィスで開かれました[1]。") == "unsupported"
+    assert status("会合はソニーの名古屋オフィスで開かれました[1]。") == "unsupported"
+
+
+@needs_realdocs
+def test_an_attendee_line_is_no_evidence_of_another_attendee() -> None:
+    """The minutes list attendees a line each ("Shinsuke Kato – Panasonic", "Ayumi Watanabe – Hitachi Solutions").
+    Asked which company Shinsuke Kato is from, "Shinsuke Kato is from Hitachi Solutions" was verified on the next
+    attendee's line: the name was the question's premise, needing no proof, and two lines side by side could be
+    read as one window."""
+    minutes = chunk_with("ja_openchain_jwg_minutes_20180613.pdf", "13:30-17:00")
+    question, passages = (
+        "Which company is Shinsuke Kato from, according to the attendee list?",
+        [Passage(1, minutes, minutes.text)],
+    )
+    (right,) = check_answer("Shinsuke Kato is from Panasonic [1].", question, passages).claims
+    assert right.status == "verified", right.reason
+    for wrong in ("Shinsuke Kato is from Hitachi Solutions [1].", "Shinsuke Kato is from Toyota Motor East [1]."):
+        assert check_answer(wrong, question, passages).claims[0].status == "unsupported", wrong
+
+
+@needs_realdocs
+def test_a_bound_or_a_side_turned_round_is_not_verified() -> None:
+    """ "1,850 feet or less" bounds from above what "more than 1,850 feet" bounds from below; "150 名を超える" is no
+    "fewer than 150"; 事後 is not 事前, a 男性 no 女性: each wrong claim held every other word of its evidence."""
+    bill = chunk_with("en_us_bill_hr815_2024.pdf", "1,850 feet")
+    asked = "In H.R. 815's data broker division, how precise does location data have to be?"
+    right = "It must identify the location within a range of 1,850 feet or less [1]."
+    assert check_answer(right, asked, [Passage(1, bill, bill.text)]).claims[0].status == "verified"
+    turned = right.replace("1,850 feet or less", "more than 1,850 feet")
+    assert check_answer(turned, asked, [Passage(1, bill, bill.text)]).claims[0].status == "unsupported"
+    assert bound_reversed("feedback from fewer than 150 contributors", "150 名を超える寄稿者からのフィードバック")
+    pamphlet = chunk_with("ja_oss_compliance_pamphlet.docx", "事前に他社と合意")
+    asked = (
+        "OSSコンプライアンスのパンフレットでは、他社から部品を調達する場合、OSSについて何をしておくよう勧めていますか？"
+    )
+    after = "他社から調達する場合は、OSSの確認方法を事後に他社と合意すればよいとしています[1]。"
+    assert check_answer(after, asked, [Passage(1, pamphlet, pamphlet.text)]).claims[0].status == "unsupported"
+    persona = chunk_with("ja_realpersonachat_interlocutors_sample.jsonl", "ヒトカラが趣味")
+    asked, passages = "ペルソナAEの人はどんな人ですか？", [Passage(1, persona, persona.text)]
+    assert check_answer("AEの人は、ドライブと写真が趣味の30代女性会社員です[1]。", asked, passages).main_claim_failed
