@@ -97,9 +97,10 @@ def main() -> None:
             if _shown(checked):
                 wrong_shown[pair] += 1
                 quote = next((c.quote for c in checked.citations), "")
+                shown = " / ".join(" ".join(line.split()) for line in quote.splitlines() if line.strip())
                 survivors.append(
                     f"{case['id']} [{pair}] Q: {case['question']}\n    A: {item['answer']}\n"
-                    f"    wrong because: {item['why']}\n    shown with: {' / '.join(quote.split())[:200]}"
+                    f"    wrong because: {item['why']}\n    shown with: {shown[:200]}"
                 )
     seconds = time.perf_counter() - started
     print("languages (question+answer/passage) | cases | right shown as supported | wrong shown as supported")

@@ -94,6 +94,16 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"gigabytes?|gb|ギガバイト", "gb"),
     (r"terabytes?|tb|テラバイト", "tb"),
     (r"bytes?|バイト", "byte"),
+    (r"kilometers?|kilometres?|km|キロメートル", "km"),
+    (r"centimeters?|centimetres?|cm|センチメートル|センチ", "cm"),
+    (r"millimeters?|millimetres?|mm|ミリメートル", "mm"),
+    (r"meters?|metres?|メートル", "meter"),
+    (r"feet|foot|ft", "foot"),
+    (r"inch(?:es)?|インチ", "inch"),
+    (r"miles?|マイル", "mile"),
+    (r"yards?|ヤード", "yard"),
+    (r"kilograms?|kg|キログラム", "kg"),
+    (r"pounds?|lbs?", "pound"),
     # counters that say what is counted (a count of cases is no count of sessions); item counters such as
     # つ/個/項目 stay unitless, since "8つ" and "8項目" count the same things
     (r"people|persons?|人|名", "person"),

@@ -1451,3 +1451,10 @@ def test_a_bound_or_a_side_turned_round_is_not_verified() -> None:
     persona = chunk_with("ja_realpersonachat_interlocutors_sample.jsonl", "ヒトカラが趣味")
     asked, passages = "ペルソナAEの人はどんな人ですか？", [Passage(1, persona, persona.text)]
     assert check_answer("AEの人は、ドライブと写真が趣味の30代女性会社員です[1]。", asked, passages).main_claim_failed
+
+
+def test_a_length_in_other_units_is_another_fact() -> None:
+    """ "1,850 meters" is no "1,850 feet": a number's unit of length or weight is part of it."""
+    (meters,) = facts_of("within a range of 1,850 meters or less")
+    assert not fact_found(meters, facts_of("within a range of 1,850 feet or less"), "1,850 feet or less")
+    assert fact_found(meters, facts_of("a range of 1,850 metres"), "a range of 1,850 metres")
