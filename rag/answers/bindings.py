@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, words_besides
 from rag.answers.faithfulness import content_tokens, marks_a_sentence, sentence_spans
 from rag.answers.names import LEGEND_MARK, designation_label
-from rag.answers.windows import DASH_RECORD
+from rag.answers.windows import DASH_RECORD, SPEAKER
 
 BINDING_MARGIN = 2
 """Words of the claim a sibling fact's clause must share beyond the claimed fact's for the fact to count as given
@@ -303,3 +303,29 @@ def _family(identifier: str) -> str:
         return "legend mark"  # ○ and ● are told apart by the legend, as Division R and Division S by their letter
     match = re.match(r"([^_.:(]+)[_.:(]", identifier)
     return match.group(1) if match else ""
+
+
+def said_by_another(claim: str, reading: str) -> tuple[str, str] | None:
+    """``(claimed, speaker)`` when the claim gives a line of a conversation to one speaker and the evidence gives
+    that line to another: "ABさんは、趣味は旅行だと言っています" on "AA: 趣味は旅行です!\nAB: いいですね!". The line
+    sharing most of the claim's words (its speakers' names aside) is the one it restates; None when that line is
+    the claimed speaker's, or the claim names no speaker or several."""
+    turns = [
+        (found.group().strip(" :："), line[found.end() :])
+        for line in reading.splitlines()
+        if (found := SPEAKER.match(line))
+    ]
+    speakers = {speaker for speaker, _said in turns}
+    if len(speakers) < 2:
+        return None
+    named = {f.value for f in facts_of(claim) if f.kind in ("name", "identifier")} & speakers
+    if len(named) != 1:
+        return None
+    (claimed,) = named
+    words = content_tokens(claim) - {speaker.casefold() for speaker in speakers}
+    shared = [(len(words & content_tokens(said)), speaker) for speaker, said in turns]
+    best = max(count for count, _speaker in shared)
+    best_by = {speaker for count, speaker in shared if count == best}
+    if best == 0 or claimed in best_by:
+        return None
+    return claimed, sorted(best_by)[0]

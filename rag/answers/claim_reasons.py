@@ -13,7 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.answers.bindings import bound_elsewhere, paired_respectively, row_without_its_subject, said_of_sibling
+from rag.answers.bindings import (
+    bound_elsewhere,
+    paired_respectively,
+    row_without_its_subject,
+    said_by_another,
+    said_of_sibling,
+)
 from rag.answers.choices import chose_elsewhere, done_by_another, ordered_elsewhere
 from rag.answers.claim_words import about_elsewhere, added_words_unsaid, asked_unsaid, purpose_unsaid, said_of_names
 from rag.answers.contrast import alone_among_others, any_against_exclusive, difference_denied, one_side_only
@@ -97,6 +103,8 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
         return f"the cited text only names them; it does not say {', '.join(said[:4])}"
     if bound := bound_elsewhere(read.facts, read.read_with, reading):
         return f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
+    if speaker := said_by_another(claim, reading):
+        return f"the cited text gives this line to {speaker[1]}, not {speaker[0]}"
     if not read.across and (doer := done_by_another(claim, reading)):
         return f"the cited text says {doer[0]} does this, not {doer[1]}"
     if swapped := said_of_sibling(read.stated, claim, reading):

@@ -318,6 +318,8 @@ _LONE_KANJI_NOUN = re.compile(
 )
 """A kanji standing alone between particles: a noun ("AMは猫を飼っています"), not a counter ("30個", after a digit),
 nor a verb's stem (飼っ), nor the tail of a longer word."""
+_OKURIGANA = re.compile(r"[ぁ-ゖ](?<![をがはにでとのもへや])")
+"""Kana after a kanji that make it a verb's or adjective's stem (作り, 高い), not a particle after a noun."""
 _FUNCTION_KANJI = frozenset("後前次他際方点上下中内外間時事物為旨等毎各全本当同別所的性化")
 """Lone kanji that are function nouns ("その後、", "の際に", "の方が"): they say where or when, not what."""
 
@@ -332,11 +334,16 @@ def _added_words(claim: str, known: set[str]) -> list[tuple[str, frozenset[str]]
         for kanji in dict.fromkeys(_LONE_KANJI_NOUN.findall(claim))
         if kanji not in known and kanji not in _FUNCTION_KANJI
     ]
+    cursor = 0
     for run in script_runs(claim):
+        at = claim.find(run, cursor)
+        cursor = at + len(run) if at >= 0 else cursor
         if len(run) < 2 or not _JAPANESE_TOKEN.match(run):
             continue
         tokens = run_tokens(run)
         if not is_katakana(run):
+            if len(tokens) > 1 and at >= 0 and _OKURIGANA.match(claim, at + len(run)):
+                tokens = tokens[:-1]  # "餃子作り": 作 is the stem of 作り, and 子作 no word
             words += [(token, frozenset({token})) for token in tokens if token not in known]
             continue
         start = None

@@ -30,7 +30,8 @@ supported by evidence only when
 A fact the question itself states and the passages hold is the asker's premise (``rag.answers.premises``), not
 something the answer must prove again, unless the evidence names another identifier in its place (a table row about
 another function); across languages (a Japanese answer about an English page) no words are shared, so the
-claim's quantities and polarity decide, and a claim without a quantity is not verified.
+claim's quantities and polarity decide, and a claim without a quantity, or with a part between its commas that states
+none ("…, who is good at sports, …"), is not verified.
 
 Everything here is lexical and explainable: a failed check names the missing fact or the flipped polarity
 (``rag.answers.claim_reasons`` orders the checks and words each verdict). The evidence is compared sentence by
@@ -48,7 +49,7 @@ from dataclasses import dataclass
 from rag.answers.bindings import about_another
 from rag.answers.bounds import bound_reversed
 from rag.answers.claim_reasons import ONLY_ASKS, ClaimReading, basic_reason, off_topic_reason, unsupported_because
-from rag.answers.claim_words import has_sibling, in_prose, is_anchor, name_tokens, readable_in
+from rag.answers.claim_words import has_sibling, in_prose, is_anchor, name_tokens, readable_in, word_count
 from rag.answers.contrast import claimed_terms, contrasted_terms
 from rag.answers.denial_scope import denies_what_is_claimed
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, words_besides
@@ -77,6 +78,10 @@ BARE_WORDS = 3
 CONTRADICTION_MARGIN = 0.1
 """A window whose score is within this of the contradicting one's and that agrees with the claim makes the passage
 ambiguous about it: no "No." is drawn from it (a window's score: facts found + share of words - length penalty)."""
+UNTIED_PART_WORDS = 2
+"""Words a part of a claim (between commas) may say without a fact of its own and still be checked across languages:
+"Yes", "However", "In short" say nothing a check would miss."""
+_CLAUSE = re.compile(r"(?:,(?!\d{3})|[;、，；])\s*")
 _LINE_LABEL = re.compile(r"^[ \t]*[A-Za-z][\w-]{0,24}[ \t]*[:：]", re.MULTILINE)
 """A record's field name opening a line ("persona:", "interlocutor_id:"): it says which field, not what of it."""
 
@@ -221,6 +226,9 @@ def check_claim(
     words = token_words(content_tokens(claim))
     bare = bool(topic) and not context and len(words) < BARE_WORDS and not words & token_words(content_tokens(topic))
     about = f"{topic} {claim}" if bare else claim
+    # across languages a claim's facts carry the check: a part of it holding none says what no check reads ("Persona
+    # AR, who is good at sports, has kept up dancing for 11 years" against "ダンスを11年続けています")
+    every_part_tied = all(facts_of(part) or word_count(part) < UNTIED_PART_WORDS for part in _CLAUSE.split(claim))
     ranked: list[_Window] = []
     for window, full_reading, size, window_lead_in in windows(evidence, WINDOW_SENTENCES, lead_in):
         # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
@@ -257,7 +265,7 @@ def check_claim(
         anchored = any(not has_sibling(f, window_facts) for f in distinctive) or (
             across_scripts and bool(heard) and _names_together(stated, names_said, reading)
         )
-        other_language = anchored and across_scripts and in_prose(reading, window_facts)
+        other_language = anchored and across_scripts and in_prose(reading, window_facts) and every_part_tied
         needed = 0.0 if other_language else threshold
         # windows that hold every fact and enough words come first; among them a longer window must earn its
         # place, so the quote is the sentence itself rather than its neighbours too

@@ -1458,3 +1458,41 @@ def test_a_length_in_other_units_is_another_fact() -> None:
     (meters,) = facts_of("within a range of 1,850 meters or less")
     assert not fact_found(meters, facts_of("within a range of 1,850 feet or less"), "1,850 feet or less")
     assert fact_found(meters, facts_of("a range of 1,850 metres"), "a range of 1,850 metres")
+
+
+@needs_realdocs
+def test_a_chat_line_is_given_to_its_own_speaker() -> None:
+    """ "AA: 趣味は旅行です!" is AA's line; "ABさんは、趣味は旅行だと言っています" was verified on it with AB's next
+    line ("AB: いいですね!") in the window, which named AB."""
+    chat = chunk_with("ja_chat_realpersonachat_00004.json", "趣味は旅行です")
+    question, passages = "チャット00004で、自分の趣味を旅行だと言ったのは誰ですか？", [Passage(1, chat, chat.text)]
+    (right,) = check_answer("AAさんは、趣味は旅行だと言っています[1]。", question, passages).claims
+    assert right.status == "verified", right.reason
+    (wrong,) = check_answer("ABさんは、趣味は旅行だと言っています[1]。", question, passages).claims
+    assert wrong.status == "unsupported" and "AA" in wrong.reason
+
+
+@needs_realdocs
+def test_a_verb_stem_after_a_noun_is_no_word_the_claim_shares() -> None:
+    """Persona AB's hobby is お菓子作り and her favourite food 餃子. "ABの人の趣味は餃子作りです" shared the pair 子作
+    (of 餃子作り, 菓子作り) with the record, half of what it added: 作 is the stem of 作り, and 餃子 the answer."""
+    record = chunk_with("ja_realpersonachat_interlocutors_sample.jsonl", "生まれも育ちも神戸")
+    question, passages = "ペルソナABの人の趣味は何ですか？", [Passage(1, record, record.text)]
+    assert check_answer("ABの人の趣味はお菓子作りです[1]。", question, passages).claims[0].status == "verified"
+    assert check_answer("ABの人の趣味は餃子作りです[1]。", question, passages).claims[0].status == "unsupported"
+
+
+@needs_realdocs
+def test_across_languages_every_part_of_a_claim_needs_a_fact_of_its_own(e5_embedder: Embedder) -> None:
+    """Persona AR's record says "また、ダンスを11年続けています" and "運動は苦手". Across languages the claim's facts
+    carry the check, so "Persona AR, who is good at sports, has kept up dancing for 11 years" was verified by its 11
+    years, the clause no check could read included."""
+    record = chunk_with("ja_realpersonachat_interlocutors_sample.jsonl", "ダンスを11年続けています")
+    question, passages = "How long has persona AR kept up dancing?", [Passage(1, record, record.text)]
+    relevance = embedding_relevance(e5_embedder)
+
+    def status(answer: str) -> str:
+        return check_answer(answer, question, passages, relevance).claims[0].status
+
+    assert status("Persona AR has kept up dancing for 11 years [1].") == "verified"
+    assert status("Persona AR, who is good at sports, has kept up dancing for 11 years [1].") == "unsupported"
