@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, words_besides
+from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, significant_digits, words_besides
 from rag.answers.faithfulness import content_tokens, marks_a_sentence, sentence_spans
 from rag.answers.names import LEGEND_MARK, designation_label
 from rag.answers.windows import DASH_RECORD, SPEAKER
@@ -329,3 +329,32 @@ def said_by_another(claim: str, reading: str) -> tuple[str, str] | None:
     if best == 0 or claimed in best_by:
         return None
     return claimed, sorted(best_by)[0]
+
+
+def values_swapped(facts: Sequence[Fact], claim: str, reading: str) -> tuple[Fact, Fact] | None:
+    """``(value, sibling)`` when the claim gives two values of one kind and unit to two things and the evidence gives
+    them the other way round: "1 zw = 9.16443 pt、1 zh = 9.62216 pt" against "1 zw = 9.62216 pt, 1 zh = 9.16443 pt".
+    Both values and both words are in the evidence, so no fact is missing. A clause of the claim holding one value
+    is swapped when the words that tell its evidence clause from the other value's (zw, zh; "pt" is in both) are all
+    in the other value's clause and none in its own."""
+    values = [
+        f for f in facts if f.kind == "identifier" or (f.kind == "number" and (f.unit or significant_digits(f) >= 2))
+    ]
+    if len(values) < 2:
+        return None
+    evidence = [(facts_of(c), plain_text(c), content_tokens(c)) for c in CLAUSE_END.split(reading)]
+    for clause in CLAUSE_END.split(claim):
+        named = facts_of(clause)
+        held = [f for f in values if fact_found(f, named, plain_text(clause))]
+        if len(held) != 1:
+            continue
+        (value,) = held
+        words = words_besides(clause, named)
+        own = [tokens for found, text, tokens in evidence if fact_found(value, found, text)]
+        for other in (f for f in values if not same_fact(f, value) and f.kind == value.kind and f.unit == value.unit):
+            for theirs in (tokens for found, text, tokens in evidence if fact_found(other, found, text)):
+                for mine in own:
+                    telling = words - (mine & theirs)
+                    if telling and not telling & mine and telling <= theirs:
+                        return value, other
+    return None

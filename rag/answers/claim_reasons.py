@@ -19,6 +19,7 @@ from rag.answers.bindings import (
     row_without_its_subject,
     said_by_another,
     said_of_sibling,
+    values_swapped,
 )
 from rag.answers.choices import chose_elsewhere, done_by_another, ordered_elsewhere
 from rag.answers.claim_words import about_elsewhere, added_words_unsaid, asked_unsaid, purpose_unsaid, said_of_names
@@ -123,6 +124,8 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
         return f"the cited text gives one alone where the claim says {anyone}"
     if moot := difference_denied(claim, reading):
         return f"the cited text says it holds irrespective of {moot}"
+    if swapped_pair := values_swapped(read.facts, claim, reading):
+        return f"the cited text gives {swapped_pair[0].text} and {swapped_pair[1].text} the other way round"
     if paired := paired_respectively(read.facts, reading):
         return (
             f"the cited text pairs {paired[0].text} and {paired[1].text} with things it lists elsewhere "

@@ -58,6 +58,10 @@ _REASON = re.compile(r"(?:ため|ので|から)\s*$")
 CONTENT_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a1-\u30fa\u30fc]+")
 _JOINED_DENIAL = re.compile(r"(?:ず|ずに|なく|ないで)\s*$")
 """A clause that denies and joins the next one as a coordinate statement, not as its condition."""
+_JOINED_AFFIRMATION = re.compile(r"(?:ており|ておりまして|となり)\s*$")
+"""A clause that affirms a state and joins the next one as a statement of its own ("…となっており,"), not as its
+condition ("…含まれていると、") nor as the first half of one point ("任意であり、義務とはされていません"): a denial
+in the next clause is not its."""
 _YES_CELLS = frozenset({"yes", "y", "true", "はい", "○", "〇", "◯", "✓", "✔", "有", "あり", "可"})
 _NO_CELLS = frozenset({"no", "n", "false", "いいえ", "×", "✗", "✘", "無", "なし", "不可"})
 _YES_OR_NO = "いいえ|はい|yes|no"
@@ -295,7 +299,13 @@ def clause_polarity(claim: str, sentence: str) -> bool | None:
         restated = clauses[candidates[0]]
         if (later := clauses[candidates[0] + 1 :]) and all(_is_aside(clause) for clause in later):
             return negated[candidates[0]]  # only asides follow it ("…挙動であった(例えば…はエラー)"): the predicate
-        return True if candidates[0] < len(clauses) - 1 and _JOINED_DENIAL.search(restated) else None
+        if candidates[0] < len(clauses) - 1 and _JOINED_DENIAL.search(restated):
+            return True
+        if _JOINED_AFFIRMATION.search(restated) and not negated[candidates[0]]:
+            return (
+                False  # "1 zh = 9.16443 pt となっており, 両者の値は一致していない": the denial is the next statement's
+            )
+        return None
     # the same predicate for two cases ("行末に配置される場合は…し, 行頭に配置される場合は…しないで"): the cases
     # differ where their condition clauses stop running in parallel, just before the ending they share
     conditions = [clauses[i - 1] if i > 0 else "" for i in candidates]

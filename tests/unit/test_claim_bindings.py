@@ -1496,3 +1496,18 @@ def test_across_languages_every_part_of_a_claim_needs_a_fact_of_its_own(e5_embed
 
     assert status("Persona AR has kept up dancing for 11 years [1].") == "verified"
     assert status("Persona AR, who is good at sports, has kept up dancing for 11 years [1].") == "unsupported"
+
+
+@needs_realdocs
+def test_two_values_given_the_other_way_round_are_not_verified() -> None:
+    """The pTeX manual gives "1 zw = 9.62216 pt, 1 zh = 9.16443 pt" for min10.tfm; the claim with the two values
+    swapped held both numbers and both units, so nothing was missing."""
+    manual = chunk_with("ja_ptex_manual.pdf", "1 zw = 9.62216 pt")
+    question, passages = (
+        "pTeXの標準和文フォントメトリックmin10.tfmでは、1zwと1zhはそれぞれ何ptですか？",
+        [Passage(1, manual, manual.text)],
+    )
+    right = check_answer("min10.tfmでは、1 zw = 9.62216 pt、1 zh = 9.16443 ptです[1]。", question, passages)
+    assert right.claims[0].status == "verified", right.claims[0].reason
+    swapped = check_answer("min10.tfmでは、1 zw = 9.16443 pt、1 zh = 9.62216 ptです[1]。", question, passages)
+    assert swapped.claims[0].status == "unsupported" and "other way round" in swapped.claims[0].reason
