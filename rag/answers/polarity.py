@@ -211,12 +211,31 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
             return False
         else:
             closest = by_facts
+    claim_negated = _restating_part_negated(claim, closest)
     if (outcome := condition_outcome(claim, closest)) is not None:
-        return is_negated(claim) != outcome
+        return claim_negated != outcome
     if (commented := comment_polarity(claim, closest)) is not None:
-        return is_negated(claim) != commented
+        return claim_negated != commented
     contrasted = clause_polarity(claim, closest)
-    return is_negated(claim) != (is_negated(closest) if contrasted is None else contrasted)
+    return claim_negated != (is_negated(closest) if contrasted is None else contrasted)
+
+
+_EN_PARTS = re.compile(r",?\s+but\s+|;\s+|,\s+(?:although|though|whereas|while)\s+", re.IGNORECASE)
+"""Where an English claim joins two statements of their own: "…is implemented but not tested"."""
+
+
+def _restating_part_negated(claim: str, sentence: str) -> bool:
+    """Whether the claim denies what ``sentence`` speaks of: an English claim joining an affirmed and a denied part
+    ("Yes, TEEC_RegisterSharedMemory is implemented but not tested") is read by the part sharing most of the
+    sentence's words ("| TEEC_RegisterSharedMemory | No | |" under "Implemented"), not counted as one denial."""
+    parts = _EN_PARTS.split(claim) if not KANA.search(claim) else []
+    if len(parts) < 2 or len({is_negated(part) for part in parts}) < 2:
+        return is_negated(claim)
+    fits = [(support(part, sentence), not is_negated(part)) for part in parts]
+    best = max(fits)
+    if [fit for fit, _affirmed in fits].count(best[0]) > 1:
+        return is_negated(claim)
+    return not best[1]
 
 
 def _is_aside(clause: str) -> bool:

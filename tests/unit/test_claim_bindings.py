@@ -1511,3 +1511,15 @@ def test_two_values_given_the_other_way_round_are_not_verified() -> None:
     assert right.claims[0].status == "verified", right.claims[0].reason
     swapped = check_answer("min10.tfmでは、1 zw = 9.16443 pt、1 zh = 9.62216 ptです[1]。", question, passages)
     assert swapped.claims[0].status == "unsupported" and "other way round" in swapped.claims[0].reason
+
+
+@needs_realdocs
+def test_a_claim_joining_an_affirmation_and_a_denial_is_read_by_the_part_its_evidence_restates() -> None:
+    """mTower's table says "| TEEC_RegisterSharedMemory | No | |" under "Implemented". "Yes, … is implemented but
+    not tested" was verified: its "not" counted the whole claim as a denial, agreeing with the row's No."""
+    table = chunk_with("en_mtower_functionality_description.md", "| TEEC_RegisterSharedMemory |")
+    question, passages = "Does mTower implement TEEC_RegisterSharedMemory?", [Passage(1, table, table.text)]
+    wrong = check_answer("Yes, TEEC_RegisterSharedMemory is implemented but not tested [1].", question, passages)
+    assert wrong.claims[0].status == "unsupported"
+    right = check_answer("No, TEEC_RegisterSharedMemory is not implemented [1].", question, passages)
+    assert right.claims[-1].status == "verified"
