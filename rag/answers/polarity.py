@@ -58,6 +58,8 @@ _REASON = re.compile(r"(?:ため|ので|から)\s*$")
 CONTENT_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a1-\u30fa\u30fc]+")
 _JOINED_DENIAL = re.compile(r"(?:ず|ずに|なく|ないで)\s*$")
 """A clause that denies and joins the next one as a coordinate statement, not as its condition."""
+_CONDITION_WITHIN = re.compile(r"(?:場合|とき|時|際)(?:に)?(?:は|も|でも)")
+"""Where a clause's condition ends without a comma ("…行頭に配置される場合も全角アキを確保します")."""
 _JOINED_AFFIRMATION = re.compile(r"(?:ており|ておりまして|となり)\s*$")
 """A clause that affirms a state and joins the next one as a statement of its own ("…となっており,"), not as its
 condition ("…含まれていると、") nor as the first half of one point ("任意であり、義務とはされていません"): a denial
@@ -307,6 +309,8 @@ def clause_polarity(claim: str, sentence: str) -> bool | None:
     if len(set(negated)) < 2 or not said:
         return None
     predicate, condition = said[-1], (said[-2] if len(said) > 1 else "")
+    if inner := _CONDITION_WITHIN.search(predicate):  # "…行頭に配置される場合も全角アキを確保します", no comma
+        condition, predicate = f"{condition} {predicate[: inner.end()]}", predicate[inner.end() :]
     fits = [support(predicate, clause) for clause in clauses]
     if max(fits) == 0:
         return None

@@ -1523,3 +1523,18 @@ def test_a_claim_joining_an_affirmation_and_a_denial_is_read_by_the_part_its_evi
     assert wrong.claims[0].status == "unsupported"
     right = check_answer("No, TEEC_RegisterSharedMemory is not implemented [1].", question, passages)
     assert right.claims[-1].status == "verified"
+
+
+@needs_realdocs
+def test_a_condition_written_without_a_comma_picks_its_case() -> None:
+    """The line composition rules give the 和字間隔 of 分かち書き a full-width space at a line's end and none at its
+    start. "はい、和字間隔が行頭に配置される場合も全角アキを確保します" wrote its condition without a comma, so the
+    clause comparison saw no condition, and the answer was verified on the line-end case; the right "いいえ" was
+    refused."""
+    rules = chunk_with("ja_w3c_jlreq_line_composition.html", "分かち書き文書の要件")
+    question = "分かち書きで、区切りに使う和字間隔が行頭に来た場合も、全角分のアキを確保しますか？"
+    passages = [Passage(1, rules, rules.text)]
+    wrong = check_answer("はい、和字間隔が行頭に配置される場合も全角アキを確保します[1]。", question, passages)
+    assert wrong.main_claim_failed
+    right = check_answer("いいえ、和字間隔が行頭に配置される場合は全角アキを確保しません[1]。", question, passages)
+    assert not right.main_claim_failed, right.claims
