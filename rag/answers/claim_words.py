@@ -24,6 +24,7 @@ from rag.answers.faithfulness import (
 from rag.answers.loanwords import heard_in
 from rag.answers.prompts import Language, script_language
 from rag.ingest.chunking import document_title
+from rag.ingest.tokenization import proper_nouns
 from rag.records import Chunk
 from rag.retrieval.named_sources import name_pieces
 
@@ -344,6 +345,12 @@ def _added_words(claim: str, known: set[str]) -> list[tuple[str, frozenset[str]]
         if not is_katakana(run):
             if len(tokens) > 1 and at >= 0 and _OKURIGANA.match(claim, at + len(run)):
                 tokens = tokens[:-1]  # "餃子作り": 作 is the stem of 作り, and 子作 no word
+            # a name is one word, however many kanji pairs it has: 愛媛県松山市 must not outweigh 会社員
+            for name in (name for name in proper_nouns(claim) if len(name) > 2 and name in run):
+                in_name = set(run_tokens(name))
+                tokens = [token for token in tokens if token not in in_name]
+                if not in_name <= known:
+                    words.append((name, frozenset(in_name)))
             words += [(token, frozenset({token})) for token in tokens if token not in known]
             continue
         start = None

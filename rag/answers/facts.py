@@ -17,7 +17,14 @@ from decimal import Decimal, InvalidOperation
 from typing import Literal
 
 from rag.answers.faithfulness import content_tokens
-from rag.answers.names import CODE, LETTER_DESIGNATION, identifiers_and_names, overlaps, phrase_found
+from rag.answers.names import (
+    CODE,
+    LETTER_DESIGNATION,
+    abbreviation_found,
+    identifiers_and_names,
+    overlaps,
+    phrase_found,
+)
 from rag.answers.number_words import numbers_in_words
 
 FactKind = Literal["number", "date", "time", "version", "identifier", "name"]
@@ -359,7 +366,7 @@ def _same_magnitude(a: str, b: str) -> bool:
 def fact_found(fact: Fact, evidence_facts: tuple[Fact, ...], evidence_text: str) -> bool:
     """Whether ``fact`` occurs among the evidence's facts (or, for names and identifiers, in its text)."""
     if fact.kind in ("identifier", "name"):
-        return phrase_found(fact.value, evidence_text.casefold())
+        return phrase_found(fact.value, evidence_text.casefold()) or abbreviation_found(fact.value, evidence_text)
     for other in evidence_facts:
         if fact.kind == "time" and other.kind == "time":
             if fact.value == other.value:

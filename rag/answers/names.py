@@ -39,7 +39,8 @@ _IDENTIFIER = re.compile(
     r"|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b"  # OpenChain, PowerPoint
     r"|\b[A-Za-z_][\w-]{1,}\.(?:tex|sty|cls|cfg|pdf|txt|json|yaml|yml|toml|xml|html|md|py|c|h|sh)\b"  # file names
     r"|\b[A-Za-z_]\w*\(\)"  # function()
-    r"|\b[A-Z][A-Za-z]*-[A-Z]{2,}\b",  # names with a part in capitals: Shift-JIS, EUC-JP
+    r"|\b[A-Z][A-Za-z]*-[A-Z]{2,}\b"  # names with a part in capitals: Shift-JIS, EUC-JP
+    r"|\b[A-Z]{2,}v\d+(?:\.\d+)?\b",  # a name with its version: GPLv2, LGPLv2.1
     re.ASCII,  # "mTowerはTEE_GetPropertyAsStringを実装" holds mTower and TEE_GetPropertyAsString
 )
 _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,}\b", re.ASCII)
@@ -118,3 +119,24 @@ def phrase_found(value: str, haystack: str) -> bool:
     if re.fullmatch(r"\\\\[a-z@]+", words[-1]):
         after = r"(?![a-z@])"  # a TeX control word ends at its last letter: "\kansuji1" names \kansuji
     return re.search(before + _NAME_GAP.join(words) + after, haystack) is not None
+
+
+_ACRONYM_WITH_VERSION = re.compile(r"(?P<letters>[A-Z]{2,6})(?:v(?P<version>\d+(?:\.\d+)?))?")
+_CONNECTIVES = frozenset({"of", "for", "and", "the", "&"})
+
+
+def abbreviation_found(value: str, text: str) -> bool:
+    """Whether ``text`` (as written, not casefolded) writes out the acronym ``value`` or abbreviates the name
+    ``value``: "GPLv3" is "GNU General Public License version 3", "LF" is "Linux Foundation", and "Linux
+    Foundation" is the "LF" of an attendee list. Initials are those of capitalised words, connectives (of, for,
+    and, the) skipped; a version follows as "version 3", "v3" or "3"."""
+    if found := _ACRONYM_WITH_VERSION.fullmatch(value):
+        letters, version = found["letters"], found["version"]
+        gap = r"(?:\s+(?:of|for|and|the|&))?\s+"
+        words = gap.join(rf"{letter}[a-z]+" for letter in letters)
+        after = rf"\s+(?:version\s+|v\.?\s?)?{re.escape(version)}(?![\d.])" if version else r"\b"
+        return re.search(rf"\b{words}{after}", text) is not None
+    named = [word for word in value.split() if word.casefold() not in _CONNECTIVES]
+    if len(named) < 2 or not all(word[:1].isupper() for word in named):
+        return False
+    return re.search(rf"(?<![A-Za-z0-9]){''.join(word[0] for word in named)}(?![A-Za-z0-9])", text) is not None

@@ -1538,3 +1538,26 @@ def test_a_condition_written_without_a_comma_picks_its_case() -> None:
     assert wrong.main_claim_failed
     right = check_answer("いいえ、和字間隔が行頭に配置される場合は全角アキを確保しません[1]。", question, passages)
     assert not right.main_claim_failed, right.claims
+
+
+def test_an_acronym_is_found_where_the_text_writes_it_out() -> None:
+    """ "GPLv3では、最低3年間" rests on "GNU General Public License version 3 の「最低3 年間…」"; "GPLv2" does not,
+    and an attendee list's "Shane Coughlan – LF" names the Linux Foundation."""
+    (gpl3,) = [f for f in facts_of("GPLv3では") if f.kind == "identifier"]
+    (gpl2,) = [f for f in facts_of("GPLv2では") if f.kind == "identifier"]
+    text = "例としてGNU General Public License version 3 の「最低3 年間…」"
+    assert fact_found(gpl3, facts_of(text), text) and not fact_found(gpl2, facts_of(text), text)
+    (foundation,) = facts_of("from the Linux Foundation")
+    assert fact_found(foundation, (), "Shane Coughlan – LF")
+    assert not fact_found(foundation, (), "Shane Coughlan – LFX")
+
+
+@needs_realdocs
+def test_a_long_place_name_does_not_outweigh_the_word_a_claim_adds_wrongly() -> None:
+    """Persona AQ is "愛媛県松山市出身" and a 専業主婦. "AQの人は愛媛県松山市の出身で、会社員です" held the five
+    kanji pairs of the place against the two of 会社員: a name counts as one word."""
+    record = chunk_with("ja_realpersonachat_interlocutors_sample.jsonl", "interlocutor_id: AQ", "愛媛県松山市出身")
+    question, passages = "ペルソナAQの人はどこの出身ですか？", [Passage(1, record, record.text)]
+    assert check_answer("AQの人は愛媛県松山市の出身です[1]。", question, passages).claims[0].status == "verified"
+    wrong = check_answer("AQの人は愛媛県松山市の出身で、会社員です[1]。", question, passages)
+    assert wrong.claims[0].status == "unsupported"
