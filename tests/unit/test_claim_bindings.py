@@ -1561,3 +1561,15 @@ def test_a_long_place_name_does_not_outweigh_the_word_a_claim_adds_wrongly() -> 
     assert check_answer("AQの人は愛媛県松山市の出身です[1]。", question, passages).claims[0].status == "verified"
     wrong = check_answer("AQの人は愛媛県松山市の出身で、会社員です[1]。", question, passages)
     assert wrong.claims[0].status == "unsupported"
+
+
+@needs_realdocs
+def test_a_liking_is_not_verified_on_a_dislike() -> None:
+    """Persona AF is "辛党でケーキの生クリームが苦手だ"; "AFの人は甘党で、ケーキの生クリームが大好きです" held its
+    other words."""
+    record = chunk_with("ja_realpersonachat_interlocutors_sample.jsonl", "辛党でケーキの生クリームが苦手だ")
+    question, passages = "ペルソナAFの人は、食べ物で何が苦手ですか？", [Passage(1, record, record.text)]
+    wrong = check_answer("AFの人は甘党で、ケーキの生クリームが大好きです[1]。", question, passages)
+    assert wrong.claims[0].status == "unsupported"
+    right = check_answer("AFの人はケーキの生クリームが苦手です[1]。", question, passages)
+    assert right.claims[0].status == "verified", right.claims[0].reason
