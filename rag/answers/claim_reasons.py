@@ -23,7 +23,7 @@ from rag.answers.bindings import (
 )
 from rag.answers.choices import chose_elsewhere, done_by_another, ordered_elsewhere
 from rag.answers.claim_words import about_elsewhere, added_words_unsaid, asked_unsaid, purpose_unsaid, said_of_names
-from rag.answers.contrast import alone_among_others, any_against_exclusive, difference_denied, one_side_only
+from rag.answers.contrast import alone_among_others, any_against_exclusive, difference_denied, one_side_only, set_aside
 from rag.answers.facts import Fact
 from rag.answers.faithfulness import content_tokens
 from rag.answers.scope import former_state
@@ -122,6 +122,8 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
         return f"the cited text gives {alone} together with others, not alone"
     if anyone := any_against_exclusive(claim, reading):
         return f"the cited text gives one alone where the claim says {anyone}"
+    if aside := set_aside(claim, reading):
+        return f"the cited text sets {aside} aside for another"
     if moot := difference_denied(claim, reading):
         return f"the cited text says it holds irrespective of {moot}"
     if swapped_pair := values_swapped(read.facts, claim, reading):

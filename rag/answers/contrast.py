@@ -265,3 +265,28 @@ def difference_denied(claim: str, evidence: str) -> str | None:
         if re.search(rf"\b{re.escape(head)}", said, re.IGNORECASE):
             return match.group(1)
     return None
+
+
+_NOT_THIS_BUT = re.compile(
+    r"(?P<ja>[\u3400-\u9fff々\u30a1-\u30fa\u30fcA-Za-z0-9]{2,})(?:では|じゃ)なく"
+    r"|\b(?:rather than|instead of)\s+(?:the\s+|a\s+|an\s+)?(?P<rather>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)"
+    r"|\bnot\s+(?:the\s+|a\s+|an\s+)?(?P<en>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?),?\s+but\b",
+    re.IGNORECASE,
+)
+"""The alternative a text sets aside for another: "著作者名ではなく、…「著作権者の名前」", "the holder rather than the
+author", "not the author but the holder"."""
+
+
+def set_aside(claim: str, evidence: str) -> str | None:
+    """The alternative the evidence sets aside ("著作者名ではなく") that the claim gives as its own ("「©のマーク」
+    「最初の発行年」「著作者名」の3点を記載します"); None when it gives none, or sets it aside too."""
+    said = plain_text(claim)
+    for found in _NOT_THIS_BUT.finditer(plain_text(evidence)):
+        term = found["ja"] or found["rather"] or found["en"]
+        if found["ja"]:
+            named = term in said and not re.search(rf"{re.escape(term)}(?:では|じゃ)な", said)
+        else:
+            named = re.search(rf"\b{re.escape(term)}\b", said, re.IGNORECASE) is not None and not _DENIED.search(said)
+        if named:
+            return term
+    return None

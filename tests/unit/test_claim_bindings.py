@@ -1573,3 +1573,18 @@ def test_a_liking_is_not_verified_on_a_dislike() -> None:
     assert wrong.claims[0].status == "unsupported"
     right = check_answer("AFの人はケーキの生クリームが苦手です[1]。", question, passages)
     assert right.claims[0].status == "verified", right.claims[0].reason
+
+
+@needs_realdocs
+def test_an_alternative_the_text_sets_aside_is_not_verified() -> None:
+    """The FAQ says a copyright notice gives, "著作者名ではなく", the ©, the first year and the holder's name; a claim
+    listing 著作者名 among the three held every other word."""
+    faq = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "著作者名ではなく")
+    question, passages = (
+        "OSSライセンスの誤解FAQによると、著作権表示には一般的に何を記載しますか？",
+        [Passage(1, faq, faq.text)],
+    )
+    wrong = check_answer("「©のマーク」「最初の発行年」「著作者名」の3点を記載します[1]。", question, passages)
+    assert wrong.claims[0].status == "unsupported" and "著作者名" in wrong.claims[0].reason
+    right = check_answer("「©のマーク」「最初の発行年」「著作権者の名前」の3点を記載します[1]。", question, passages)
+    assert right.claims[0].status == "verified", right.claims[0].reason
