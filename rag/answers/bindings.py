@@ -358,3 +358,35 @@ def values_swapped(facts: Sequence[Fact], claim: str, reading: str) -> tuple[Fac
                     if telling and not telling & mine and telling <= theirs:
                         return value, other
     return None
+
+
+_RESPECTIVE_JA = re.compile(
+    r"(?P<left>[^。.!?！？]+?)\s*は\s*[,、，]?\s*それぞれ\s*(?P<right>[^。!?！？]+?)\s*(?:である|です|とする|となる|だ)?\s*[。.]"
+)
+_RESPECTIVE_EN = re.compile(
+    r"(?P<left>[^.!?]+?)\s+(?:are|were|is|mean|denote|correspond to|stand for)\s+(?P<right>[^.!?]+?),?\s+respectively\b"
+)
+_ITEMS = re.compile(r"\s*(?:[,、，]|\band\b|\bor\b)\s*")
+
+
+def mapped_respectively_elsewhere(claim: str, reading: str) -> tuple[str, str] | None:
+    """``(item, value)`` when the claim pairs an item of a "respectively" sentence with another item's value:
+    "\\char\\jis"346E,\\char\\euc"B0A5,\\char\\sjis"8A79 は,それぞれ「喜」,「哀」,「楽」である" gives 哀 to the
+    second, so "\\char\\euc"B0A5 は「喜」です" holds every word of it and is wrong. The i-th item goes with the
+    i-th value; None when the claim names an item and its own value, or no such sentence is read."""
+    said = " ".join(claim.split())
+    text = " ".join(reading.split())
+    for pattern in (_RESPECTIVE_JA, _RESPECTIVE_EN):
+        for found in pattern.finditer(text):
+            items = [part for part in _ITEMS.split(found["left"]) if part]
+            values = [part for part in _ITEMS.split(found["right"]) if part]
+            items = items[-len(values) :]  # what opens the sentence ("たとえば", "For example") is no item
+            if len(values) < 2 or len(items) != len(values):
+                continue
+            items[0] = items[0].split()[-1]  # "In the example \\char…": the item is the last word
+            for i, item in enumerate(items):
+                if item not in said or values[i] in said:
+                    continue
+                if other := next((value for j, value in enumerate(values) if j != i and value in said), None):
+                    return item, other
+    return None

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from rag.answers.bindings import (
     bound_elsewhere,
+    mapped_respectively_elsewhere,
     paired_respectively,
     row_without_its_subject,
     said_by_another,
@@ -128,6 +129,8 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
         return f"the cited text says it holds irrespective of {moot}"
     if swapped_pair := values_swapped(read.facts, claim, reading):
         return f"the cited text gives {swapped_pair[0].text} and {swapped_pair[1].text} the other way round"
+    if mapped := mapped_respectively_elsewhere(claim, read.evidence):  # the whole sentence, past a line break
+        return f"the cited text gives {mapped[1]} to another item than {mapped[0]} ('respectively')"
     if paired := paired_respectively(read.facts, reading):
         return (
             f"the cited text pairs {paired[0].text} and {paired[1].text} with things it lists elsewhere "

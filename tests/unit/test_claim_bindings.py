@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+import pytest
 from test_claims import chunk_with, embedding_relevance, needs_realdocs
 
 from rag.answers.asked_figures import NO_COUNT_REASON, amount_unsaid, count_unsaid
@@ -1575,16 +1576,42 @@ def test_a_liking_is_not_verified_on_a_dislike() -> None:
     assert right.claims[0].status == "verified", right.claims[0].reason
 
 
+_SET_ASIDE = ("ja_oss_license_misunderstandings_faq.pdf", "著作者名ではなく")
+_COPYRIGHT_NOTICE = "OSSライセンスの誤解FAQによると、著作権表示には一般的に何を記載しますか？"
+_RESPECTIVELY_EXAMPLE = ("ja_ptex_manual.pdf", '\\char\\euc"B0A5')
+_WHICH_CHARACTER = 'pTeXマニュアルの例で、\\char\\euc"B0A5 はどの文字になりますか？'
+
+
 @needs_realdocs
-def test_an_alternative_the_text_sets_aside_is_not_verified() -> None:
-    """The FAQ says a copyright notice gives, "著作者名ではなく", the ©, the first year and the holder's name; a claim
-    listing 著作者名 among the three held every other word."""
-    faq = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "著作者名ではなく")
-    question, passages = (
-        "OSSライセンスの誤解FAQによると、著作権表示には一般的に何を記載しますか？",
-        [Passage(1, faq, faq.text)],
-    )
-    wrong = check_answer("「©のマーク」「最初の発行年」「著作者名」の3点を記載します[1]。", question, passages)
-    assert wrong.claims[0].status == "unsupported" and "著作者名" in wrong.claims[0].reason
-    right = check_answer("「©のマーク」「最初の発行年」「著作権者の名前」の3点を記載します[1]。", question, passages)
-    assert right.claims[0].status == "verified", right.claims[0].reason
+@pytest.mark.parametrize(
+    ("passage", "question", "answer", "status", "reason_holds"),
+    [
+        # the FAQ: a copyright notice gives, "著作者名ではなく", the ©, the first year and the holder's name
+        (
+            _SET_ASIDE,
+            _COPYRIGHT_NOTICE,
+            "「©のマーク」「最初の発行年」「著作者名」の3点を記載します[1]。",
+            "unsupported",
+            "著作者名",
+        ),
+        (
+            _SET_ASIDE,
+            _COPYRIGHT_NOTICE,
+            "「©のマーク」「最初の発行年」「著作権者の名前」の3点を記載します[1]。",
+            "verified",
+            "",
+        ),
+        # the pTeX manual: "\\char\\jis"346E,\\char\\euc"B0A5,\\char\\sjis"8A79 は,それぞれ「喜」,「哀」,「楽」である"
+        (_RESPECTIVELY_EXAMPLE, _WHICH_CHARACTER, '\\char\\euc"B0A5 は「喜」です[1]。', "unsupported", "respectively"),
+        (_RESPECTIVELY_EXAMPLE, _WHICH_CHARACTER, '\\char\\euc"B0A5 は「哀」です[1]。', "verified", ""),
+    ],
+)
+def test_a_value_set_aside_or_given_to_another_item_is_not_verified(
+    passage: tuple[str, str], question: str, answer: str, status: str, reason_holds: str
+) -> None:
+    """A claim listing what the text sets aside ("著作者名ではなく"), or pairing an item of a "respectively" sentence
+    with another item's value, held every other word of its evidence and was verified."""
+    chunk = chunk_with(*passage)
+    (claim,) = check_answer(answer, question, [Passage(1, chunk, chunk.text)]).claims
+    assert claim.status == status, claim.reason
+    assert reason_holds in claim.reason
