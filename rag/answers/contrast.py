@@ -216,10 +216,11 @@ def alone_among_others(claim: str, evidence: str) -> str | None:
 
 
 _ANY_EN = re.compile(
-    r"\bany\s+((?:[a-z][\w-]*\s+){0,3}?([a-z][\w-]{2,}))"
+    r"\bany\s+((?:[A-Za-z][\w-]*\s+){0,4}?([a-z][\w-]{2,}))"
     r"(?=\s*(?:[.,;:!?)]|$|\s+(?:to|that|which|who|of|for|in|on|at|by|with|as)\b))"
 )
-"""A claim that something holds for any one of a kind: "filed in any federal district court"."""
+"""A claim that something holds for any one of a kind: "filed in any federal district court", "in any United States
+district court"."""
 _EXCLUSIVE_EN = re.compile(
     r"\bexclusive(?:ly)?\b|\bsolely\b|\bonly\s+(?:in|by|at|to|through|before|with)\b", re.IGNORECASE
 )

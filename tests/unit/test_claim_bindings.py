@@ -676,6 +676,9 @@ def test_a_claim_that_any_one_of_a_kind_will_do_fails_where_the_evidence_gives_o
     )
     assert right.supported, right.reason
     assert any_against_exclusive("It accepts any integer value.", "It accepts only integer values.") is None
+    # a kind named in capitals is a kind all the same
+    anywhere = check_claim("A petition may be filed in any United States district court.", chunk.text)
+    assert not anywhere.supported and "any United States district court" in anywhere.reason
 
 
 @needs_realdocs
