@@ -335,6 +335,7 @@ def _added_words(claim: str, known: set[str]) -> list[tuple[str, frozenset[str]]
         for kanji in dict.fromkeys(_LONE_KANJI_NOUN.findall(claim))
         if kanji not in known and kanji not in _FUNCTION_KANJI
     ]
+    names = [name for name in proper_nouns(claim) if len(name) > 2]
     cursor = 0
     for run in script_runs(claim):
         at = claim.find(run, cursor)
@@ -346,7 +347,7 @@ def _added_words(claim: str, known: set[str]) -> list[tuple[str, frozenset[str]]
             if len(tokens) > 1 and at >= 0 and _OKURIGANA.match(claim, at + len(run)):
                 tokens = tokens[:-1]  # "餃子作り": 作 is the stem of 作り, and 子作 no word
             # a name is one word, however many kanji pairs it has: 愛媛県松山市 must not outweigh 会社員
-            for name in (name for name in proper_nouns(claim) if len(name) > 2 and name in run):
+            for name in (name for name in names if name in run):
                 in_name = set(run_tokens(name))
                 tokens = [token for token in tokens if token not in in_name]
                 if not in_name <= known:

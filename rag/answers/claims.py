@@ -42,6 +42,7 @@ asserts nothing, so it supports nothing.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -226,9 +227,6 @@ def check_claim(
     words = token_words(content_tokens(claim))
     bare = bool(topic) and not context and len(words) < BARE_WORDS and not words & token_words(content_tokens(topic))
     about = f"{topic} {claim}" if bare else claim
-    # across languages a claim's facts carry the check: a part of it holding none says what no check reads ("Persona
-    # AR, who is good at sports, has kept up dancing for 11 years" against "ダンスを11年続けています")
-    every_part_tied = all(facts_of(part) or word_count(part) < UNTIED_PART_WORDS for part in _CLAUSE.split(claim))
     ranked: list[_Window] = []
     for window, full_reading, size, window_lead_in in windows(evidence, WINDOW_SENTENCES, lead_in):
         # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
@@ -265,7 +263,7 @@ def check_claim(
         anchored = any(not has_sibling(f, window_facts) for f in distinctive) or (
             across_scripts and bool(heard) and _names_together(stated, names_said, reading)
         )
-        other_language = anchored and across_scripts and in_prose(reading, window_facts) and every_part_tied
+        other_language = anchored and across_scripts and in_prose(reading, window_facts) and _every_part_tied(claim)
         needed = 0.0 if other_language else threshold
         # windows that hold every fact and enough words come first; among them a longer window must earn its
         # place, so the quote is the sentence itself rather than its neighbours too
@@ -348,6 +346,14 @@ def check_claim(
         tuple(best_contrasted),
         denial_on_claim,
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def _every_part_tied(claim: str) -> bool:
+    """Whether every part of ``claim`` between its commas states a fact, or says too little to need one: across
+    languages a claim's facts carry the check, and a part holding none says what no check reads ("Persona AR, who is
+    good at sports, has kept up dancing for 11 years" against "ダンスを11年続けています")."""
+    return all(facts_of(part) or word_count(part) < UNTIED_PART_WORDS for part in _CLAUSE.split(claim))
 
 
 def _names_together(stated: Sequence[Fact], names_said: str, reading: str) -> bool:

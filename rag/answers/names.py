@@ -5,6 +5,7 @@ whether a text holds one (``phrase_found``: as a whole word, its words in order)
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Literal
 
@@ -130,13 +131,20 @@ def abbreviation_found(value: str, text: str) -> bool:
     ``value``: "GPLv3" is "GNU General Public License version 3", "LF" is "Linux Foundation", and "Linux
     Foundation" is the "LF" of an attendee list. Initials are those of capitalised words, connectives (of, for,
     and, the) skipped; a version follows as "version 3", "v3" or "3"."""
+    pattern = _abbreviation_pattern(value)
+    return pattern is not None and pattern.search(text) is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def _abbreviation_pattern(value: str) -> re.Pattern[str] | None:
+    """What ``abbreviation_found`` looks for, built once per name (claim checks look a name up in every window)."""
     if found := _ACRONYM_WITH_VERSION.fullmatch(value):
         letters, version = found["letters"], found["version"]
         gap = r"(?:\s+(?:of|for|and|the|&))?\s+"
         words = gap.join(rf"{letter}[a-z]+" for letter in letters)
         after = rf"\s+(?:version\s+|v\.?\s?)?{re.escape(version)}(?![\d.])" if version else r"\b"
-        return re.search(rf"\b{words}{after}", text) is not None
+        return re.compile(rf"\b{words}{after}")
     named = [word for word in value.split() if word.casefold() not in _CONNECTIVES]
     if len(named) < 2 or not all(word[:1].isupper() for word in named):
-        return False
-    return re.search(rf"(?<![A-Za-z0-9]){''.join(word[0] for word in named)}(?![A-Za-z0-9])", text) is not None
+        return None
+    return re.compile(rf"(?<![A-Za-z0-9]){''.join(word[0] for word in named)}(?![A-Za-z0-9])")

@@ -324,11 +324,8 @@ def clause_polarity(claim: str, sentence: str) -> bool | None:
             return negated[candidates[0]]  # only asides follow it ("…挙動であった(例えば…はエラー)"): the predicate
         if candidates[0] < len(clauses) - 1 and _JOINED_DENIAL.search(restated):
             return True
-        if _JOINED_AFFIRMATION.search(restated) and not negated[candidates[0]]:
-            return (
-                False  # "1 zh = 9.16443 pt となっており, 両者の値は一致していない": the denial is the next statement's
-            )
-        return None
+        # "1 zh = 9.16443 pt となっており, 両者の値は一致していない": the denial is the next statement's
+        return False if _JOINED_AFFIRMATION.search(restated) and not negated[candidates[0]] else None
     # the same predicate for two cases ("行末に配置される場合は…し, 行頭に配置される場合は…しないで"): the cases
     # differ where their condition clauses stop running in parallel, just before the ending they share
     conditions = [clauses[i - 1] if i > 0 else "" for i in candidates]
