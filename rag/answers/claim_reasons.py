@@ -15,18 +15,17 @@ from dataclasses import dataclass
 
 from rag.answers.bindings import (
     bound_elsewhere,
-    mapped_respectively_elsewhere,
     paired_respectively,
     row_without_its_subject,
     said_by_another,
     said_of_sibling,
-    values_swapped,
 )
 from rag.answers.choices import chose_elsewhere, done_by_another, ordered_elsewhere
 from rag.answers.claim_words import about_elsewhere, added_words_unsaid, asked_unsaid, purpose_unsaid, said_of_names
 from rag.answers.contrast import alone_among_others, any_against_exclusive, difference_denied, one_side_only, set_aside
 from rag.answers.facts import Fact
 from rag.answers.faithfulness import content_tokens
+from rag.answers.pairings import mapped_respectively_elsewhere, values_swapped
 from rag.answers.scope import former_state
 
 ONLY_ASKS = "the cited text only asks this as a question; it does not state it"
