@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rag.answers.added_words import added_words_unsaid
 from rag.answers.bindings import (
     bound_elsewhere,
     paired_respectively,
@@ -21,7 +22,7 @@ from rag.answers.bindings import (
     said_of_sibling,
 )
 from rag.answers.choices import chose_elsewhere, done_by_another, ordered_elsewhere
-from rag.answers.claim_words import about_elsewhere, added_words_unsaid, asked_unsaid, purpose_unsaid, said_of_names
+from rag.answers.claim_words import about_elsewhere, asked_unsaid, purpose_unsaid, said_of_names
 from rag.answers.contrast import alone_among_others, any_against_exclusive, difference_denied, one_side_only, set_aside
 from rag.answers.facts import Fact
 from rag.answers.faithfulness import content_tokens

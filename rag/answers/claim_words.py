@@ -1,6 +1,7 @@
 """What a claim's words must find in its evidence besides its facts: the words it takes from the question (what it
-is about), the Japanese words it adds to the question (its answer), and, across languages, one fact distinctive
-enough to tie it to a sentence it shares no word with.
+is about), the purpose it asks an amount for, and, across languages, one fact distinctive enough to tie it to a
+sentence it shares no word with. The Japanese words it adds to the question (its answer) are counted in
+``rag.answers.added_words``.
 
 ``rag.answers.claims`` asks these of the window a claim is checked against; each gives the reason a claim fails, or
 "" when it holds.
@@ -14,17 +15,14 @@ from collections.abc import Sequence, Set
 from rag.answers.facts import Fact, facts_of, plain_text, significant_digits, words_besides
 from rag.answers.faithfulness import (
     content_tokens,
-    is_katakana,
     latin_part,
     quoted_phrases,
-    run_tokens,
     script_runs,
     token_words,
 )
 from rag.answers.loanwords import heard_in
 from rag.answers.prompts import Language, script_language
 from rag.ingest.chunking import document_title
-from rag.ingest.tokenization import proper_nouns
 from rag.records import Chunk
 from rag.retrieval.named_sources import name_pieces
 
@@ -34,15 +32,8 @@ changing does not support "\\MakeUppercase changes the page margins", however ma
 recorded replies of the realdocs golden run (``bench/answers_replay.py``) the two claims shown as verified about
 something no document says held 0/7 and 2/7 of them; correct claims held 3/9 (a question naming its document) and
 more."""
-ADDED_WORDS_SHARE = 0.5
-"""Share of the Japanese words a claim adds to the question that its evidence must hold (``added_words_unsaid``)."""
-ADDED_MIN_TOKENS = 1
-"""Added words (kanji pairs, katakana words) a claim must have for ``added_words_unsaid`` to judge it: one will do
-("縦持ち" is the whole answer of "データを縦持ち形式に"); a lone kanji is a counter or an ending ("30個")."""
-_KANJI_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]+")
 _FAMILY = re.compile(r"[A-Za-z][A-Za-z.\s-]*?(?=[\s-]?(?:\d|[ivx]+\b))")
 """An identifier's family: the letters before its number ("cl" of cl-30, "L" of L3-01, "H.R." of H.R. 815)."""
-_JAPANESE_TOKEN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u30a0-\u30ff]")
 TOPIC_MIN_TOKENS = 3
 """Below this many words taken from the question, a claim is too short to say what it is about."""
 PROSE_MIN_TOKENS = 3
@@ -285,96 +276,3 @@ def purpose_unsaid(
     if not purpose or len(held) >= (len(purpose) if len(purpose) <= PURPOSE_WHOLE_WORDS else len(purpose) / 2):
         return ""
     return " ".join(found["purpose"].split())
-
-
-def added_words_unsaid(claim: str, topic: str, reading: str, premised: Sequence[Fact] = ()) -> str:
-    """The Japanese words the claim adds to the question (``topic``) that the evidence lacks, when fewer than
-    ``ADDED_WORDS_SHARE`` of them are in it ("" otherwise).
-
-    What a Japanese answer adds to the question is its answer, and a kanji name is no fact the checks compare
-    (``facts`` reads Latin-script names): "AQは東京都出身です" held enough of its words (AQ, 出身) in the record that
-    says "愛媛県松山市出身です" to be verified. Words are counted as words (``_added_words``), not as character
-    pairs: the one katakana word ライセンス must not outweigh 使用, 許可, 基準 and 選択 beside it."""
-    named = content_tokens(" ".join(f.text for f in premised))
-    known, read = content_tokens(topic) | named, content_tokens(reading)
-    joins = _junctions(claim, known | read) - read
-    added = [(text, tokens) for text, tokens in _added_words(claim, known) if not tokens <= joins]
-    if len(added) < ADDED_MIN_TOKENS:
-        return ""
-    absent = [text for text, tokens in added if len(tokens & read) < ADDED_WORDS_SHARE * len(tokens)]
-    if len(added) - len(absent) >= ADDED_WORDS_SHARE * len(added):
-        return ""
-    return ", ".join(sorted(absent)[:4])
-
-
-def word_count(text: str) -> int:
-    """How many words ``text`` says besides its facts: its Latin-script content words, its kanji pairs and each of
-    its katakana runs once ("バナナジュース" is one word, not six character pairs)."""
-    latin = [token for token in words_besides(text, facts_of(text)) if token.isascii()]
-    return len(latin) + len(_added_words(text, set()))
-
-
-_LONE_KANJI_NOUN = re.compile(
-    r"(?:^|(?<=[はがをにでとのもや、「『（(\s]))([\u4e00-\u9fff])(?=[をがはにでとのもや」』）)、。]|です|だ)"
-)
-"""A kanji standing alone between particles: a noun ("AMは猫を飼っています"), not a counter ("30個", after a digit),
-nor a verb's stem (飼っ), nor the tail of a longer word."""
-_OKURIGANA = re.compile(r"[ぁ-ゖ](?<![をがはにでとのもへや])")
-"""Kana after a kanji that make it a verb's or adjective's stem (作り, 高い), not a particle after a noun."""
-_FUNCTION_KANJI = frozenset("後前次他際方点上下中内外間時事物為旨等毎各全本当同別所的性化")
-"""Lone kanji that are function nouns ("その後、", "の際に", "の方が"): they say where or when, not what."""
-
-
-def _added_words(claim: str, known: set[str]) -> list[tuple[str, frozenset[str]]]:
-    """The kanji and katakana words ``claim`` adds to the ``known`` tokens, each with its tokens: a kanji pair is a
-    word, and a lone kanji between particles (猫 of "猫を飼っています"; ``_LONE_KANJI_NOUN``), where elsewhere a lone
-    kanji is a counter or an ending; in a katakana run, the unknown tokens in a row are one word (ライセンス of
-    オープンソースライセンス when オープンソース is known), unless they only join two known words."""
-    words: list[tuple[str, frozenset[str]]] = [
-        (kanji, frozenset({kanji}))
-        for kanji in dict.fromkeys(_LONE_KANJI_NOUN.findall(claim))
-        if kanji not in known and kanji not in _FUNCTION_KANJI
-    ]
-    names = [name for name in proper_nouns(claim) if len(name) > 2]
-    cursor = 0
-    for run in script_runs(claim):
-        at = claim.find(run, cursor)
-        cursor = at + len(run) if at >= 0 else cursor
-        if len(run) < 2 or not _JAPANESE_TOKEN.match(run):
-            continue
-        tokens = run_tokens(run)
-        if not is_katakana(run):
-            if len(tokens) > 1 and at >= 0 and _OKURIGANA.match(claim, at + len(run)):
-                tokens = tokens[:-1]  # "餃子作り": 作 is the stem of 作り, and 子作 no word
-            # a name is one word, however many kanji pairs it has: 愛媛県松山市 must not outweigh 会社員
-            for name in (name for name in names if name in run):
-                in_name = set(run_tokens(name))
-                tokens = [token for token in tokens if token not in in_name]
-                if not in_name <= known:
-                    words.append((name, frozenset(in_name)))
-            words += [(token, frozenset({token})) for token in tokens if token not in known]
-            continue
-        start = None
-        for i, token in enumerate([*tokens, ""]):  # "" closes the last stretch
-            if token and token not in known:
-                start = i if start is None else start
-            elif start is not None:
-                # the characters of the stretch not in a known neighbour; none: a pair joining two known words
-                text = run[start + (start > 0) : i + (i == len(tokens))]
-                if text:
-                    words.append((text, frozenset(tokens[start:i])))
-                start = None
-    return words
-
-
-def _junctions(claim: str, known: set[str]) -> set[str]:
-    """The kanji pairs of ``claim`` that join two ``known`` words and are no word of their own: "月有" of
-    "18 か月有効" where か月 (a lone 月) and 有効 are known."""
-    found: set[str] = set()
-    for run in _KANJI_RUN.findall(claim):
-        for i in range(len(run) - 1):
-            left = run[i - 1 : i + 1] if i > 0 else run[i]
-            right = run[i + 1 : i + 3] if i + 2 < len(run) else run[i + 1]
-            if left in known and right in known:
-                found.add(run[i : i + 2])
-    return found

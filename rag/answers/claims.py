@@ -13,9 +13,9 @@ supported by evidence only when
 - it names the same side of a **contrasting pair** (和文/欧文, maximum/minimum) as the evidence
   (``rag.answers.contrast``);
 - enough of its content words occur there (``rag.answers.faithfulness.support``), among them enough of the words it
-  takes from the question and of the Japanese words it adds to it, its answer (``rag.answers.claim_words``: a kanji
-  name is no fact); within one language a word written in the other script counts (ペルソナ for "persona",
-  ``rag.answers.loanwords``);
+  takes from the question (``rag.answers.claim_words``) and of the Japanese words it adds to it, its answer
+  (``rag.answers.added_words``: a kanji name is no fact); within one language a word written in the other script
+  counts (ペルソナ for "persona", ``rag.answers.loanwords``);
 - the evidence says something of the claim's names, not only names them: a list entry or a heading that only names
   someone ("Shane Coughlan – LF") does not say what they did (``claim_words.said_of_names``);
 - the one a Japanese claim says does something ("決めるのは…です") is the one the evidence makes the verb's subject
@@ -47,18 +47,17 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rag.answers.added_words import word_count
 from rag.answers.bindings import about_another
 from rag.answers.bounds import bound_reversed
 from rag.answers.claim_reasons import ONLY_ASKS, ClaimReading, basic_reason, off_topic_reason, unsupported_because
-from rag.answers.claim_words import has_sibling, in_prose, is_anchor, name_tokens, readable_in, word_count
+from rag.answers.claim_words import has_sibling, in_prose, is_anchor, name_tokens, readable_in
 from rag.answers.contrast import claimed_terms, contrasted_terms
 from rag.answers.denial_scope import denies_what_is_claimed
 from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, words_besides
 from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
-    asserts_nothing,
     content_tokens,
-    is_question,
     is_yes_no_question,
     sentence_spans,
     support,
@@ -67,7 +66,14 @@ from rag.answers.faithfulness import (
 from rag.answers.loanwords import heard_in
 from rag.answers.polarity import denied_words, holds_words, polarity_conflict
 from rag.answers.prompts import script_language
-from rag.answers.windows import windows, without_link_targets
+from rag.answers.windows import (
+    FIELD_NAME,
+    holds_question,
+    quote_with_lead_in,
+    statements_of,
+    windows,
+    without_link_targets,
+)
 from rag.ingest.tokenization import proper_nouns
 
 WINDOW_SENTENCES = 3
@@ -83,7 +89,6 @@ UNTIED_PART_WORDS = 2
 """Words a part of a claim (between commas) may say without a fact of its own and still be checked across languages:
 "Yes", "However", "In short" say nothing a check would miss."""
 _CLAUSE = re.compile(r"(?:,(?!\d{3})|[;、，；])\s*")
-_LINE_LABEL = re.compile(r"^[ \t]*[A-Za-z][\w-]{0,24}[ \t]*[:：]", re.MULTILINE)
 """A record's field name opening a line ("persona:", "interlocutor_id:"): it says which field, not what of it."""
 
 
@@ -230,12 +235,12 @@ def check_claim(
     ranked: list[_Window] = []
     for window, full_reading, size, window_lead_in in windows(evidence, WINDOW_SENTENCES, lead_in):
         # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
-        reading = _statements(full_reading)
+        reading = statements_of(full_reading)
         window_facts = facts_of(reading)
         # in one language, a word the reading writes in the other script (ペルソナ / "persona") is a word it holds;
         # across languages words do not carry a check (a katakana クラス is no evidence of "class" being said), but
         # a name does: "AA names Italy" is checked on "AA: 私はイタリアとかに行ってました"
-        said_in_fields = _LINE_LABEL.sub(" ", reading)  # a record's language is its values', not its field names'
+        said_in_fields = FIELD_NAME.sub(" ", reading)  # a record's language is its values', not its field names'
         reading_language = script_language(said_in_fields)
         # a line of names alone ("interlocutor_id: AQ") is in no language
         across_scripts = reading_language != language and in_prose(said_in_fields, window_facts)
@@ -325,16 +330,16 @@ def check_claim(
         and best.support >= best_needed
         and not off_topic
         and not best_contrasted
-        and not _asks(best.evidence)
+        and not holds_question(best.evidence)
         and holds_words(denied_words(claim), best_reading)
         and denial_on_claim
         and all(
             polarity_conflict(claim, w.said, across=script_language(w.check.evidence) != language)
             for w in ranked[1:]
-            if w.holds and w.score >= top.score - CONTRADICTION_MARGIN and not _asks(w.check.evidence)
+            if w.holds and w.score >= top.score - CONTRADICTION_MARGIN and not holds_question(w.check.evidence)
         )
     )
-    quote = _with_lead_in(evidence, best.evidence, top.lead_in, facts)
+    quote = quote_with_lead_in(evidence, best.evidence, top.lead_in, facts)
     return ClaimCheck(
         not reason,
         quote,
@@ -369,28 +374,3 @@ def _names_together(stated: Sequence[Fact], names_said: str, reading: str) -> bo
             if heard and (not others or any(fact_found(f, facts_of(line), found) for f in others)):
                 return True
     return False
-
-
-def _with_lead_in(evidence: str, window: str, lead_in: str, facts: Sequence[Fact]) -> str:
-    """The quote for a claim checked on ``window``, a list item: from its list's ``lead_in`` on when the claim's
-    facts are found only there and it stands in ``evidence``, so the quote shows them. "(1) a notification of the
-    decision to take the action…" says nothing of 30 days; "(b) NOTIFICATION.—Not later than 30 days before the
-    release…, the President shall submit…— (1) a notification…" does."""
-    if not lead_in or (start := evidence.find(lead_in)) < 0 or (end := evidence.find(window, start)) < 0:
-        return window
-    own = facts_of(window)
-    if all(fact_found(f, own, plain_text(window)) for f in facts):
-        return window
-    return evidence[start : end + len(window)]
-
-
-def _statements(window: str) -> str:
-    """``window`` without its questions and hashtag lines (the sentences a claim may draw support from: a FAQ's
-    "#ソースコードの提供#改変#コミュニティ" labels its topic and says nothing of it); "" when it only asks."""
-    return "\n".join(window[s:e] for s, e in sentence_spans(window) if not asserts_nothing(window[s:e]))
-
-
-def _asks(window: str) -> bool:
-    """Whether a window holds a question: it asserts nothing, so it neither contradicts a claim nor agrees with one
-    (a FAQ's "…OSSを配布していないという事になりますか?" is the asker's misconception)."""
-    return any(is_question(window[start:end]) for start, end in sentence_spans(window))

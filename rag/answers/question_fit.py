@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from rag.answers.added_words import word_count
 from rag.answers.citations import Passage
-from rag.answers.claim_words import asked_clause, name_tokens, title_named, word_count
+from rag.answers.claim_words import asked_clause, name_tokens, title_named
 from rag.answers.claims import ClaimCheck
 from rag.answers.facts import facts_of, plain_text, same_fact, words_besides
 from rag.answers.faithfulness import (

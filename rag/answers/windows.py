@@ -4,14 +4,18 @@ A claim is compared with a window of the cited text, never with the whole passag
 evidence shown before an answer is chosen unit by unit (``rag.answers.evidence``). A table row is one unit, read with
 its table's header row; a list item is read with the sentence introducing its list (``rag.ingest.lists``); a
 sentence that goes on a chat turn is read with its speaker (``speaker_of``); a window never joins two list items.
+What a window states (``statements_of``) leaves out its questions, and a list item's quote reaches back to its
+lead-in when the claim's facts are there (``quote_with_lead_in``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
-from rag.answers.faithfulness import is_table_row, sentence_spans
+from rag.answers.facts import Fact, fact_found, facts_of, plain_text
+from rag.answers.faithfulness import asserts_nothing, is_question, is_table_row, sentence_spans
 from rag.ingest.lists import is_list_item, next_lead_in
 
 
@@ -34,6 +38,9 @@ def list_lead_in(evidence: str, sentence: str, lead_in: str = "") -> str:
 
 SPEAKER = re.compile(r"^\s*[\w.-]{1,20}\s*[:：]\s*")
 """A speaker's name or a field's label before what is said of it: "AB: …", "場所: …", "Date: …"."""
+FIELD_NAME = re.compile(r"^[ \t]*[A-Za-z][\w-]{0,24}[ \t]*[:：]", re.MULTILINE)
+"""A Latin field name opening a line ("persona:", "interlocutor_id:"): unlike ``SPEAKER`` it is never Japanese, so
+taking it out of a Japanese record leaves the record's values, which say what language the record is in."""
 
 
 def speaker_of(evidence: str, start: int) -> str:
@@ -144,3 +151,28 @@ def _follows_separator(text: str, end: int) -> bool:
     """Whether the line ending at ``end`` is a header: the next line is a ``| --- |`` separator."""
     rest = text[end:].lstrip("\n")
     return _is_separator_row(rest.split("\n", 1)[0]) if rest else False
+
+
+def quote_with_lead_in(evidence: str, window: str, lead_in: str, facts: Sequence[Fact]) -> str:
+    """The quote for a claim checked on ``window``, a list item: from its list's ``lead_in`` on when the claim's
+    facts are found only there and it stands in ``evidence``, so the quote shows them. "(1) a notification of the
+    decision to take the action…" says nothing of 30 days; "(b) NOTIFICATION.—Not later than 30 days before the
+    release…, the President shall submit…— (1) a notification…" does."""
+    if not lead_in or (start := evidence.find(lead_in)) < 0 or (end := evidence.find(window, start)) < 0:
+        return window
+    own = facts_of(window)
+    if all(fact_found(f, own, plain_text(window)) for f in facts):
+        return window
+    return evidence[start : end + len(window)]
+
+
+def statements_of(window: str) -> str:
+    """``window`` without its questions and hashtag lines (the sentences a claim may draw support from: a FAQ's
+    "#ソースコードの提供#改変#コミュニティ" labels its topic and says nothing of it); "" when it only asks."""
+    return "\n".join(window[s:e] for s, e in sentence_spans(window) if not asserts_nothing(window[s:e]))
+
+
+def holds_question(window: str) -> bool:
+    """Whether a window holds a question: it asserts nothing, so it neither contradicts a claim nor agrees with one
+    (a FAQ's "…OSSを配布していないという事になりますか?" is the asker's misconception)."""
+    return any(is_question(window[start:end]) for start, end in sentence_spans(window))
