@@ -305,6 +305,12 @@ def _family(identifier: str) -> str:
     return match.group(1) if match else ""
 
 
+OWN_LINE_SHARE = 0.5
+"""Share of the words the best line holds that the claimed speaker's own best line must hold for the claim to be
+read as restating it: a claim's words taken from the question (遠距離 of 「遠距離恋愛の間」) can sit in the other
+speaker's line as well."""
+
+
 def said_by_another(claim: str, reading: str) -> tuple[str, str] | None:
     """``(claimed, speaker)`` when the claim gives a line of a conversation to one speaker and the evidence gives
     that line to another: "ABさんは、趣味は旅行だと言っています" on "AA: 趣味は旅行です!\nAB: いいですね!". The line
@@ -325,7 +331,7 @@ def said_by_another(claim: str, reading: str) -> tuple[str, str] | None:
     words = content_tokens(claim) - {speaker.casefold() for speaker in speakers}
     shared = [(len(words & content_tokens(said)), speaker) for speaker, said in turns]
     best = max(count for count, _speaker in shared)
-    best_by = {speaker for count, speaker in shared if count == best}
-    if best == 0 or claimed in best_by:
-        return None
-    return claimed, sorted(best_by)[0]
+    own = max(count for count, speaker in shared if speaker == claimed) if claimed in speakers else 0
+    if best == 0 or own >= OWN_LINE_SHARE * best:
+        return None  # the claimed speaker's own line holds about as much: 連絡取ってました of "…連絡を取り合っていた"
+    return claimed, sorted(speaker for count, speaker in shared if count == best)[0]

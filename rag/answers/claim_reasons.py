@@ -27,6 +27,7 @@ from rag.answers.contrast import alone_among_others, any_against_exclusive, diff
 from rag.answers.facts import Fact
 from rag.answers.faithfulness import content_tokens
 from rag.answers.pairings import mapped_respectively_elsewhere, values_swapped
+from rag.answers.quantifiers import widened_unsaid
 from rag.answers.scope import former_state
 
 ONLY_ASKS = "the cited text only asks this as a question; it does not state it"
@@ -123,6 +124,8 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
         return f"the cited text gives {alone} together with others, not alone"
     if anyone := any_against_exclusive(claim, reading):
         return f"the cited text gives one alone where the claim says {anyone}"
+    if widened := widened_unsaid(claim, topic, reading, read.evidence):
+        return f"the cited text does not say '{widened}'"
     if aside := set_aside(claim, reading):
         return f"the cited text sets {aside} aside for another"
     if moot := difference_denied(claim, reading):

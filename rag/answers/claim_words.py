@@ -21,6 +21,7 @@ from rag.answers.faithfulness import (
     token_words,
 )
 from rag.answers.loanwords import heard_in
+from rag.answers.polarity import word_stem
 from rag.answers.prompts import Language, script_language
 from rag.ingest.chunking import document_title
 from rag.records import Chunk
@@ -159,12 +160,27 @@ def about_elsewhere(
         return ""
     unnamed = _names_not_held(topic, claim, reading)
     held = token_words(content_tokens(reading)) - {word for words in unnamed.values() for word in words}
-    absent = asked - held
+    # an English word is held in another of its forms: "print" in "printed", "option" in "optional"
+    absent = {word for word in asked - held if not (word.isascii() and _held_as_form(word, held))}
     if len(asked) - len(absent) >= TOPIC_SHARE * len(asked) - 1e-9:
         return ""
     if names := [name for name, words in unnamed.items() if words & asked]:
         return "the cited text does not name " + ", ".join(f"「{name}」" for name in names)
     return "the cited text is not about " + ", ".join(sorted(absent)[:4])
+
+
+FORM_SUFFIX_CHARS = 4
+"""Letters a word's other form may add after its stem ("print" → "printed", "option" → "optional"); a longer tail
+makes another word ("work" → "workgroup")."""
+
+
+def _held_as_form(word: str, held: set[str]) -> bool:
+    """Whether an English ``word`` is among the ``held`` words in another of its forms: the two share its stem
+    (``polarity.word_stem``) and the other adds at most ``FORM_SUFFIX_CHARS`` letters to it."""
+    stem = word_stem(word)
+    return len(word) >= 4 and any(
+        other.isascii() and other.startswith(stem) and len(other) - len(stem) <= FORM_SUFFIX_CHARS for other in held
+    )
 
 
 QUOTED_NAME_MIN_WORDS = 3

@@ -280,7 +280,9 @@ def check_claim(
         ranked.append(_Window(holds, score, needed, check, reading, contrasted, window_lead_in, held, read_with))
     if not ranked:
         return ClaimCheck(False, "", facts, False, 0.0, "the cited text is empty")
-    ranked.sort(key=lambda w: (w.holds, w.score), reverse=True)
+    # a tie goes to the window the claim covers more of: the bullet "The 'verbatim' argument type v is not
+    # available" over the long opening sentence sharing as many words with "…v is not available for expandable…"
+    ranked.sort(key=lambda w: (w.holds, w.score, support(w.check.evidence, claim)), reverse=True)
 
     def read_on(window: _Window) -> tuple[ClaimReading, str]:
         """The claim as read on ``window``, and why that window is about something else than asked ("" if not)."""

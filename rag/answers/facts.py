@@ -366,7 +366,13 @@ def _same_magnitude(a: str, b: str) -> bool:
 def fact_found(fact: Fact, evidence_facts: tuple[Fact, ...], evidence_text: str) -> bool:
     """Whether ``fact`` occurs among the evidence's facts (or, for names and identifiers, in its text)."""
     if fact.kind in ("identifier", "name"):
-        return phrase_found(fact.value, evidence_text.casefold()) or abbreviation_found(fact.value, evidence_text)
+        folded = evidence_text.casefold()
+        if phrase_found(fact.value, folded) or abbreviation_found(fact.value, evidence_text):
+            return True
+        # "Foreign Military Financing for Israel": a program and whom it is for, which a text may write apart
+        # ("Foreign Military Financing Program" … "for Israel"); each is then a name the text must give
+        parts = fact.text.split(" for ") if fact.kind == "name" else []
+        return len(parts) > 1 and all(phrase_found(part, folded) for part in parts)
     for other in evidence_facts:
         if fact.kind == "time" and other.kind == "time":
             if fact.value == other.value:

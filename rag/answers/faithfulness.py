@@ -41,6 +41,7 @@ JA_FULL_STOP = r"(?<=[\u3040-\u30ff\u3400-\u9fff)）」』][.．])(?=[^\s.．)�
 _SENTENCE_END = re.compile(
     rf"(?<=[。！？!?])\s*|{JA_FULL_STOP}|(?<=[.;]){_ABBREVIATION}\s+(?=[\"'(\[A-Z0-9\u3040-\u9fff])"
     r"|(?<=(?<![A-Za-z])No\.)\s+(?=[\"'(\[A-Z\u3040-\u9fff])"  # "No. It is not" ends a sentence, "No. 5" does not
+    r"|[ \t\u3000]*\n\s*(?=[•▪◦●・])"  # a bulleted line is an item of its own ("…types m, r or R.\n\n• The …")
 )
 _LINE_BREAK = re.compile(r"[ \t\u3000]*\n\s*")
 _JA_OPENING = "「『（【〈《"

@@ -44,6 +44,9 @@ _IDENTIFIER = re.compile(
     r"|\b[A-Z]{2,}v\d+(?:\.\d+)?\b",  # a name with its version: GPLv2, LGPLv2.1
     re.ASCII,  # "mTowerはTEE_GetPropertyAsStringを実装" holds mTower and TEE_GetPropertyAsString
 )
+_CODE_SPAN = re.compile(r"`([^`\n]{1,40})`")
+"""A name an answer writes as code ("use the `hashes` option"): it names an option, a key or a value the text must
+give, however plain its words."""
 _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,}\b", re.ASCII)
 LEGEND_MARK = re.compile(r"(?<![^\n])[ \t]*[○◯●◎△▲▽▼□■◇◆☆★](?=[ \t])|(?P<mark>[○◯●◎△▲▽▼□■◇◆☆★])")
 """A mark a legend gives a meaning ("・●:労働者性を否定する方向の事情", "●の記号は…"): one is what tells a row from
@@ -68,9 +71,13 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?。！？:：\n]\s*|[-*•]\s+)$")
 
 def identifiers_and_names(text: str, taken: list[tuple[int, int]]) -> list[tuple[Kind, str, str]]:
     """``(kind, value, as written)`` of each identifier and name of ``text`` outside the ``taken`` spans, which it
-    extends: identifiers first (TeX commands, snake_case, camelCase, file names), then acronyms, then runs of
-    capitalized words that are no sentence's first word alone."""
+    extends: identifiers first (code spans in backticks, TeX commands, snake_case, camelCase, file names), then
+    acronyms, then runs of capitalized words that are no sentence's first word alone."""
     facts: list[tuple[Kind, str, str]] = []
+    for match in _CODE_SPAN.finditer(text):
+        if not overlaps(match.span(), taken) and re.search("[A-Za-z]", match[1]):
+            facts.append(("identifier", " ".join(match[1].split()), match.group()))
+            taken.append(match.span())
     for match in _IDENTIFIER.finditer(text):
         if not overlaps(match.span(), taken):
             facts.append(("identifier", match.group(), match.group()))

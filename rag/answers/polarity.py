@@ -200,7 +200,9 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
     # so the sentence compared is the one restating its predicate most (then the whole claim)
     said = _clauses(claim) if KANA.search(plain_text(claim)) else []
     predicate = said[-1] if len(said) > 1 else ""
-    closest = max(sentences, key=lambda s: (support(predicate, s), support(claim, s)))
+    # a tie goes to the sentence the claim covers most of (a bullet "The verbatim argument type v is not available"
+    # over the long opening sentence that shares as many of its words)
+    closest = max(sentences, key=lambda s: (support(predicate, s), support(claim, s), support(s, claim)))
     restated = max(support(claim, closest), support(predicate, closest))
     if restated < POLARITY_MIN_SUPPORT:
         # few words in common, but the sentence holding the claim's facts is what it restates: a table row
@@ -213,12 +215,16 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
             return False
         else:
             closest = by_facts
+    if _yes_no_cell(closest) is not None and (parts := parts_of_mixed_polarity(claim)):
+        # "…is implemented, but it is marked as not tested": each part against its own cell of the row
+        return any(is_negated(part) != _row_polarity(part, closest) for part in parts)
     claim_negated = _restating_part_negated(claim, closest)
     if (outcome := condition_outcome(claim, closest)) is not None:
         return claim_negated != outcome
     if (commented := comment_polarity(claim, closest)) is not None:
         return claim_negated != commented
     contrasted = clause_polarity(claim, closest)
+    contrasted = _unless_polarity(claim, closest) if contrasted is None else contrasted
     return claim_negated != (is_negated(closest) if contrasted is None else contrasted)
 
 
@@ -226,12 +232,26 @@ _EN_PARTS = re.compile(r",?\s+but\s+|;\s+|,\s+(?:although|though|whereas|while)\
 """Where an English claim joins two statements of their own: "…is implemented but not tested"."""
 
 
+def parts_of_mixed_polarity(claim: str) -> list[str]:
+    """The statements an English claim joins when one is affirmed and another denied ("…is implemented but not
+    tested"); [] otherwise."""
+    parts = _EN_PARTS.split(claim) if not KANA.search(claim) else []
+    return parts if len({is_negated(part) for part in parts}) > 1 else []
+
+
+def _row_polarity(part: str, row: str) -> bool:
+    """Whether a table row with a yes/no cell denies what ``part`` of a claim speaks of: its comment cell when the
+    part speaks of the comment, its yes/no cell otherwise."""
+    commented = comment_polarity(part, row)
+    return is_negated(row) if commented is None else commented
+
+
 def _restating_part_negated(claim: str, sentence: str) -> bool:
     """Whether the claim denies what ``sentence`` speaks of: an English claim joining an affirmed and a denied part
     ("Yes, TEEC_RegisterSharedMemory is implemented but not tested") is read by the part sharing most of the
     sentence's words ("| TEEC_RegisterSharedMemory | No | |" under "Implemented"), not counted as one denial."""
-    parts = _EN_PARTS.split(claim) if not KANA.search(claim) else []
-    if len(parts) < 2 or len({is_negated(part) for part in parts}) < 2:
+    parts = parts_of_mixed_polarity(claim)
+    if not parts:
         return is_negated(claim)
     fits = [(support(part, sentence), not is_negated(part)) for part in parts]
     best = max(fits)
@@ -339,3 +359,21 @@ def clause_polarity(claim: str, sentence: str) -> bool | None:
     if max(named) == 0 or named.count(max(named)) > 1:
         return None  # the claim names none of the cases, or several: nothing to compare with
     return negated[candidates[named.index(max(named))]]
+
+
+_UNLESS = re.compile(r"\bunless\b", re.IGNORECASE)
+
+
+def _unless_polarity(claim: str, sentence: str) -> bool | None:
+    """For an English ``sentence`` that denies a thing unless a condition holds ("…shall not be entertained unless
+    commenced within 10 years…"), whether the part the claim restates is denied: the condition is what must hold
+    ("must be commenced within 10 years" agrees), the denial what happens otherwise. None when the sentence has no
+    such "unless" or the claim restates neither part more."""
+    found = _UNLESS.search(sentence)
+    if found is None or KANA.search(sentence) or not is_negated(sentence[: found.start()]):
+        return None
+    denial, condition = sentence[: found.start()], sentence[found.end() :]
+    fits = support(claim, denial), support(claim, condition)
+    if fits[0] == fits[1]:
+        return None
+    return is_negated(denial) if fits[0] > fits[1] else is_negated(condition)

@@ -28,11 +28,17 @@ from rag.answers.polarity import (
     holds_words,
     is_negated,
     negation_count,
+    parts_of_mixed_polarity,
     predicate_words,
 )
 
 _PARTICLE = re.compile(r"^\s*(はい|ええ|いいえ|いえ|yes|no)\b\s*[、,.。!！]?\s*", re.IGNORECASE)
 _DENYING_PARTICLES = frozenset({"いいえ", "いえ", "no"})
+_SECOND_ASK = re.compile(
+    r",?\s+and\s+(?=(?:is|are|does|do|did|can|could|has|have|was|were|will|would|should|must)\b)", re.IGNORECASE
+)
+"""Where an English yes/no question asks a second thing ("Is it implemented, and is it tested?"): a yes may answer
+the first and a denial the second."""
 GENERIC_PREDICATES = content_tokens(
     "できます できません です ます ません でした そうです あります ありません なります なりません います いません"
     " 必要 不要 可能 不可能 構いません かまいません 問題 大丈夫 よい いい 正しい"
@@ -127,6 +133,8 @@ def denies_what_it_affirms(claim: str, question: str) -> bool:
     if _KANA.search(body):
         verb = asked_verb(question)
         return bool(verb) and is_negated(body) and verb in "".join(predicate_words(body, 3))
+    if len(_SECOND_ASK.split(question)) > 1 and parts_of_mixed_polarity(body):
+        return False  # "Is it implemented, and is it tested?" - "Yes, it is implemented, but it is not tested"
     denying = _WITHOUT.sub(" not ", body)
     if negation_count(denying) % 2 == 0 or support(asked, body) < POLARITY_MIN_SUPPORT:
         return False

@@ -14,8 +14,10 @@ import re
 # about an earlier state of the thing); "従来のTEX では" speaks of the TeX before pTeX
 _FORMER_STATE = re.compile(
     r"(?<![0-9０-９年月日号版前後])以前(?:の|は|には)|かつて(?:は)?|従来(?:の[^、。,.]{1,20}?(?:では|には)|は)|旧(?:版|バージョン|仕様|制度)|当初は|もともとは"
-    r"|\b(?:previously|formerly|originally|used to|in the past|in (?:earlier|older|previous|prior) versions?"
-    r"|(?:earlier|older|previous|prior) versions? of)\b",
+    r"|\b(?:previously|formerly|originally|in the past|in (?:earlier|older|previous|prior) versions?"
+    r"|(?:earlier|older|previous|prior) versions? of)\b"
+    # "used to" of a former habit, not of a use ("+ is used to make an argument long")
+    r"|(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bwas )(?<!\bwere )(?<!\bbeing )\bused to\b",
     re.IGNORECASE,
 )
 # what in a claim says it speaks of the past too

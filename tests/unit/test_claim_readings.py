@@ -1,0 +1,229 @@
+"""How a claim is read against its real passage: a word that widens it ("only", 「常に」), an answer that affirms one
+part of a two-part question and denies the other, a denial lifted by "unless", a bulleted line, a chat line's
+speaker, a name written as code, and a program named with whom it is for. Each case is a wrong answer that was
+shown as verified, or a right one that was refused, before its fix."""
+
+from __future__ import annotations
+
+import pytest
+from test_claims import chunk_with, needs_realdocs
+
+from rag.answers.citations import Passage
+from rag.answers.facts import fact_found, facts_of
+from rag.answers.scope import former_state
+from rag.answers.verification import CheckedAnswer, check_answer
+
+_TOOLCHAINS = ("en_mtower_functionality_description.md", "Toolchain Selection")
+_WHICH_TOOLCHAINS = "Which toolchains can be selected for building mTower?"
+_HIGHER_COURT = ("ja_mhlw_worker_status_caselaw_method.pdf", "上級審の判断がある裁判例については")
+_IP_TRAINING = ("ja_oss_training_case_analysis.xlsx", "そもそもソフトウェアとは")
+_OPTIMIZATION = ("en_mtower_functionality_description.md", "Default is optimization level 1")
+
+
+def _checked(passage: tuple[str, str], question: str, answer: str) -> CheckedAnswer:
+    chunk = chunk_with(*passage)
+    return check_answer(answer, question, [Passage(1, chunk, chunk.text)])
+
+
+@needs_realdocs
+@pytest.mark.parametrize(
+    ("passage", "question", "answer", "widened"),
+    [
+        # "Options are GCC 6.1q1, GCC 6.1q2 and GCC 8q4."
+        (_TOOLCHAINS, _WHICH_TOOLCHAINS, "The only toolchain option is GCC 6.1q1 [1].", "only"),
+        # 上級審の判断を掲載しており、…引用している場合、下級審の判断を掲載している: a rule and its exception
+        (
+            _HIGHER_COURT,
+            "厚労省の主要な裁判例集では、上級審の判断がある裁判例について、どの審級の判断を掲載していますか？",
+            "上級審の判断がある裁判例でも、常に下級審の判断を掲載しています[1]。",
+            "常に",
+        ),
+        # 法務と同じ形式の前に、さらに「そもそもソフトウェアとは」みたいな話を挟んだもの
+        (
+            _IP_TRAINING,
+            "教育プログラム事例分析のExcelで、知財向け教育はどのような形式ですか？",
+            "知財向け教育は、法務向けとまったく同じ形式です[1]。",
+            "まったく",
+        ),
+        # "Default is optimization level 1 that is guaranteed to work." (most other levels fail to compile)
+        (
+            _OPTIMIZATION,
+            "Which optimization level does mTower use by default, and why?",
+            "The default is optimization level 1, and all the other optimization levels also work in practice [1].",
+            "all",
+        ),
+    ],
+)
+def test_a_word_that_widens_what_the_passage_says_is_not_verified(
+    passage: tuple[str, str], question: str, answer: str, widened: str
+) -> None:
+    """Each wrong answer keeps every fact and most words of its passage and adds one word that widens it; all four
+    were verified."""
+    checked = _checked(passage, question, answer)
+    assert checked.main_claim_failed
+    assert f"'{widened}'" in checked.claims[0].reason
+
+
+@needs_realdocs
+@pytest.mark.parametrize(
+    ("passage", "question", "answer"),
+    [
+        (_TOOLCHAINS, _WHICH_TOOLCHAINS, "The toolchain options are GCC 6.1q1, GCC 6.1q2 and GCC 8q4 [1]."),
+        (
+            _IP_TRAINING,
+            "教育プログラム事例分析のExcelで、知財向け教育はどのような形式ですか？",
+            "知財向け教育は、法務向けと同じ形式の前に、さらに「そもそもソフトウェアとは」といった話を挟んだものです[1]。",
+        ),
+        # "only" is in the next sentence: "The standard setting is first, and means that only the very first
+        # 'letter' is (broadly) uppercased."
+        (
+            ("en_latex_usrguide.pdf", "words may also be used"),
+            "With \\MakeTitlecase, what does the words key do, and what is its default?",
+            "The words key takes first or all; the default, first, uppercases only the very first letter, while all "
+            "uppercases the first letter of each space-separated word [1].",
+        ),
+        # "…means that the mandatory argument is now \\long, whereas the optional arguments are not."
+        (
+            ("en_latex_usrguide.pdf", "this applies on an argument-by-argument basis"),
+            "In a LaTeX argument specification, what does the + prefix do, and how does it differ from \\newcommand?",
+            "The + makes that argument long so it can take paragraph tokens; unlike \\newcommand, this is decided "
+            "argument by argument, so in 's o o +m O{default}' only the mandatory argument is long [1].",
+        ),
+    ],
+)
+def test_a_widening_word_the_passage_backs_is_verified(passage: tuple[str, str], question: str, answer: str) -> None:
+    """The right answers beside them: no widening word, or one a sentence of the passage backs, in its own word or
+    by saying the others are not."""
+    checked = _checked(passage, question, answer)
+    assert not checked.main_claim_failed, checked.claims[0].reason
+
+
+def test_is_used_to_is_no_former_state() -> None:
+    """ "+ is used to make an argument long" is a use, not a habit given up ("used to")."""
+    assert former_state("The + makes an argument long", "First, + is used to make an argument long") == ""
+    assert former_state("The + makes an argument long", "Formerly, + used to make every argument long") != ""
+
+
+_MAC_COMPARE = ("en_mtower_functionality_description.md", "TEE_MACCompareFinal")
+_IMPLEMENTED_AND_TESTED = "Is TEE_MACCompareFinal implemented in mTower, and is it tested?"
+
+
+@needs_realdocs
+@pytest.mark.parametrize(
+    ("answer", "shown"),
+    [
+        ("Yes, TEE_MACCompareFinal is implemented, but it is marked as not tested [1].", True),
+        ("Yes, TEE_MACCompareFinal is implemented and tested [1].", False),
+        ("No, TEE_MACCompareFinal is not implemented [1].", False),
+    ],
+)
+def test_a_two_part_answer_is_read_part_by_part_on_its_row(answer: str, shown: bool) -> None:
+    """The row "| TEE_MACCompareFinal | Yes | Not tested |" under "Implemented | Comments": the right answer to the
+    two-part question was refused twice, as a yes that denies what it is asked and as a claim whose denial the yes
+    cell contradicts."""
+    checked = _checked(_MAC_COMPARE, _IMPLEMENTED_AND_TESTED, answer)
+    assert checked.main_claim_failed is not shown, checked.claims[0].reason
+
+
+_LIMITATIONS = ("en_us_bill_hr815_2024.pdf", "commenced within 10 years after the latest date of the violation")
+_WITHIN_WHAT_PERIOD = (
+    "Under the statute of limitations that H.R. 815 adds to the International Emergency Economic Powers Act, "
+    "within what period must an action to enforce a civil fine, penalty or forfeiture be brought?"
+)
+
+
+@needs_realdocs
+@pytest.mark.parametrize(
+    ("answer", "shown"),
+    [
+        (
+            "Such an action must be commenced within 10 years after the latest date of the violation on which the "
+            "fine, penalty or forfeiture is based [1].",
+            True,
+        ),
+        ("Such an action need not be commenced within 10 years after the latest date of the violation [1].", False),
+    ],
+)
+def test_a_denial_lifted_by_unless_requires_its_condition(answer: str, shown: bool) -> None:
+    """ "…shall not be entertained unless commenced within 10 years after the latest date of the violation…": the
+    requirement was refused as a flipped polarity, and its denial verified."""
+    checked = _checked(_LIMITATIONS, _WITHIN_WHAT_PERIOD, answer)
+    assert checked.main_claim_failed is not shown, checked.claims[0].reason
+
+
+_EXPANDABLE = ("en_latex_usrguide.pdf", "Parsing arguments by pure expansion")
+_VERBATIM = "Can a command defined with \\NewExpandableDocumentCommand take a verbatim (v-type) argument?"
+
+
+@needs_realdocs
+def test_a_bulleted_line_is_a_sentence_of_its_own() -> None:
+    """ "• The 'verbatim' argument type v is not available." followed "…types m, r or R." as part of one sentence,
+    and the long opening sentence about expandable commands, sharing as many words, was compared instead: the right
+    "No" was refused and the wrong "Yes" verified. The quote is the bullet."""
+    right = _checked(
+        _EXPANDABLE,
+        _VERBATIM,
+        "No, the verbatim argument type v is not available for expandable document commands [1].",
+    )
+    assert not right.main_claim_failed, right.claims[0].reason
+    assert right.citations[0].quote.startswith("• The ‘verbatim’ argument type v is not available")
+    wrong = _checked(
+        _EXPANDABLE, _VERBATIM, "Yes, the verbatim argument type v is available for expandable document commands [1]."
+    )
+    assert wrong.main_claim_failed
+
+
+@needs_realdocs
+def test_a_chat_line_goes_to_another_speaker_only_when_it_holds_clearly_more_of_the_claim() -> None:
+    """ "AA: 遠距離恋愛ですね!…" holds the question's 遠距離 and AB's next line "だいぶ小まめに連絡取ってました" the
+    answer: the right answer was refused as said by AA. A claim giving AA's line to AB is still refused."""
+    question = (
+        "チャット00004で、ABさんは夫がイギリスに駐在していた遠距離恋愛の間、連絡をどのくらい取っていたと"
+        "言っていますか？"
+    )
+    right = _checked(
+        ("ja_chat_realpersonachat_00004.json", "だいぶ小まめに連絡取ってました"),
+        question,
+        "ABさんは、遠距離の間もかなりこまめに連絡を取り合っていたと話しています[1]。",
+    )
+    assert not right.main_claim_failed, right.claims[0].reason
+    swapped = _checked(
+        ("ja_chat_realpersonachat_00004.json", "趣味は旅行です"),
+        "チャット00004で、AAさんは自分の趣味を何だと言っていますか？",
+        "ABさんは、趣味は旅行だと言っています[1]。",
+    )
+    assert "AA" in swapped.claims[0].reason
+
+
+_LISTFILES = ("en_latex_usrguide.pdf", "\\listfiles [")
+_CHECKSUM = "Which option do I give \\listfiles so that it also prints an MD5 checksum for every file it read?"
+
+
+@needs_realdocs
+def test_a_name_written_as_code_must_be_in_the_quote() -> None:
+    """The model's "use the `hashes` option" was shown with "\\listfiles [⟨options⟩] If this command is placed in
+    the preamble…", which names no option: the quote now holds "hashes Adds the MD5 hash for each file", and an
+    option the text does not give is refused."""
+    right = _checked(
+        _LISTFILES,
+        _CHECKSUM,
+        "To print an MD5 checksum for every file read by \\listfiles, use the `hashes` option [1].",
+    )
+    assert not right.main_claim_failed, right.claims[0].reason
+    assert "hashes Adds the MD5 hash" in right.citations[0].quote
+    wrong = _checked(
+        _LISTFILES,
+        _CHECKSUM,
+        "To print an MD5 checksum for every file read by \\listfiles, use the `checksums` option [1].",
+    )
+    assert wrong.main_claim_failed
+
+
+def test_a_program_and_whom_it_is_for_may_be_written_apart() -> None:
+    """The bill funds "'Foreign Military Financing Program', $3,500,000,000, … for assistance for Israel": the name
+    "Foreign Military Financing for Israel" is found there, "… for Ukraine" is not."""
+    text = "For an additional amount for ‘‘Foreign Military Financing Program’’, $3,500,000,000, … for Israel"
+    (israel,) = [f for f in facts_of("Of the Foreign Military Financing for Israel") if f.kind == "name"]
+    (ukraine,) = [f for f in facts_of("Of the Foreign Military Financing for Ukraine") if f.kind == "name"]
+    assert fact_found(israel, facts_of(text), text)
+    assert not fact_found(ukraine, facts_of(text), text)
