@@ -99,6 +99,10 @@ _CHECKED_ONLY = (
     ("man", "woman"),
     ("men", "women"),
     ("positive", "negative"),
+    ("left to right", "right to left"),
+    ("左から右", "右から左"),
+    ("top to bottom", "bottom to top"),
+    ("上から下", "下から上"),
 )
 """More terms the claim check contrasts (script, direction, position in a line, bound, order, data flow, a verdict
 either way: 肯定/否定, allow/prohibit)."""

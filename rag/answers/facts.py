@@ -19,6 +19,7 @@ from typing import Literal
 from rag.answers.faithfulness import content_tokens
 from rag.answers.names import (
     CODE,
+    JA_LETTER_DESIGNATION,
     LETTER_DESIGNATION,
     abbreviation_found,
     identifiers_and_names,
@@ -307,6 +308,9 @@ def facts_of(text: str) -> tuple[Fact, ...]:
         taken.append(match.span())
     for match in LETTER_DESIGNATION.finditer(text):
         facts.append(Fact("identifier", f"{match[1].capitalize()} {match[2]}", match.group()))
+        taken.append(match.span())
+    for match in JA_LETTER_DESIGNATION.finditer(text):
+        facts.append(Fact("identifier", match.group(), match.group()))
         taken.append(match.span())
     for match in CODE.finditer(text):
         if not overlaps(match.span(), taken):

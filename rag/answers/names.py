@@ -33,6 +33,12 @@ LETTER_DESIGNATION = re.compile(
 )
 """A part of a document designated by letters: "Division R", "DIVISION S.—", "Title II", "Appendix A"; its letter
 is what tells it from its siblings, so the two are one identifier ("Division R" is not "DIVISION S")."""
+JA_LETTER_DESIGNATION = re.compile(
+    r"(状態|付録|別表|別紙|資料|様式|方式|区分|段階|案|表|図|型|類|ケース|パターン|タイプ|グループ|ランク|レベル)"
+    r"([A-Z])(?![A-Za-z0-9_])"
+)
+"""A Japanese label and the letter that designates one of its kind: 状態K and 状態T (the states of pTeX's input
+processor), 付録A, 案B. Only labels that designate: the Q of 「長さの単位Q」 names a unit, not the Q-th unit."""
 _IDENTIFIER = re.compile(
     r"\\[A-Za-z@]+"  # TeX control sequences
     r"|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b"  # snake_case, TEEC_OpenSession
@@ -107,7 +113,7 @@ def identifiers_and_names(text: str, taken: list[tuple[int, int]]) -> list[tuple
 
 def designation_label(identifier: str) -> str:
     """The label of a letter designation ("division" of "Division R"), which its siblings share; "" for others."""
-    match = LETTER_DESIGNATION.fullmatch(identifier)
+    match = LETTER_DESIGNATION.fullmatch(identifier) or JA_LETTER_DESIGNATION.fullmatch(identifier)
     return match[1].casefold() if match else ""
 
 

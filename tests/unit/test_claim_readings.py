@@ -227,3 +227,45 @@ def test_a_program_and_whom_it_is_for_may_be_written_apart() -> None:
     (ukraine,) = [f for f in facts_of("Of the Foreign Military Financing for Ukraine") if f.kind == "name"]
     assert fact_found(israel, facts_of(text), text)
     assert not fact_found(ukraine, facts_of(text), text)
+
+
+@needs_realdocs
+def test_a_list_item_s_name_is_not_bound_to_another_item_s_words() -> None:
+    """The line composition rules list their new character classes one per ``<li>``, none ending in a full stop:
+    read as one sentence, "行頭禁則約物類(cl-iii)は…「ルビ付き」文字クラスをまとめたもの" was verified on the ninth
+    item's "(ルビ付き)". Each item is now a sentence of its own."""
+    question = (
+        "簡便な行組版ルール（案）で新しく設けた文字クラス「行頭禁則約物類（cl-iii）」は、JLReqのどの文字クラスを"
+        "まとめたものですか？"
+    )
+    classes = ("ja_w3c_jlreq_line_composition.html", "行頭禁則約物類")
+    wrong = _checked(
+        classes, question, "行頭禁則約物類（cl-iii）は、JLReqの「ルビ付き」文字クラスをまとめたものです[1]。"
+    )
+    assert wrong.main_claim_failed
+    right = _checked(
+        classes,
+        question,
+        "行頭禁則約物類（cl-iii）は、ハイフン類（cl-03）、区切り約物（cl-04）、後置省略記号（cl-13）をまとめたものです[1]。",
+    )
+    assert not right.main_claim_failed, right.claims[0].reason
+    assert "ルビ" not in right.citations[0].quote
+
+
+def test_a_japanese_label_s_letter_tells_its_siblings_apart() -> None:
+    """pTeX's input processor adds 状態K and 状態T: a claim about 状態K does not rest on a line about 状態T."""
+    (state_k,) = facts_of("状態Kは、和文文字の直後の状態です")
+    assert state_k.kind == "identifier"
+    assert not fact_found(state_k, (), "状態T 和文文字で終わるコントロールワードの直後.")
+    assert fact_found(state_k, (), "状態K 和文文字の直後.")
+
+
+@needs_realdocs
+def test_a_reversed_order_is_not_verified() -> None:
+    """ "Processors are applied from right to left": "They run from left to right" holds every word of it."""
+    processors = ("en_latex_usrguide.pdf", "Processors are applied from right to left")
+    question = "If several argument processors are given for one argument, in what order are they applied?"
+    wrong = _checked(processors, question, "They are applied from left to right [1].")
+    assert wrong.main_claim_failed and "right to left" in wrong.claims[0].reason
+    right = _checked(processors, question, "They are applied from right to left [1].")
+    assert not right.main_claim_failed, right.claims[0].reason

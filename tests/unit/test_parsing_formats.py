@@ -289,7 +289,26 @@ def test_html_drops_scripts_and_nav_keeps_sections_and_tables(tmp_path: Path) ->
     assert "信頼できる実行環境はアプリケーションを隔離する。TEE_Mallocでメモリを確保する。" in text
     table = next(c for c in chunks if c.chunk_type == "table")
     assert table.section == "関数" and table.text == "| 関数名 | 説明 |\n| --- | --- |\n| TEE_Free | 解放する |"
-    assert next(c for c in chunks if "最初の項目" in c.text).text == "最初の項目です\n\n二番目の項目です"
+    assert next(c for c in chunks if "最初の項目" in c.text).text == "• 最初の項目です\n\n• 二番目の項目です"
+
+
+def test_html_list_items_are_written_as_items(tmp_path: Path) -> None:
+    """An ``<li>`` reads as an item ("• …", or its number in an ``<ol>``): the line composition rules list their
+    character classes without a full stop after any item, and read as one sentence, "行頭禁則約物類(cl-iii)" was
+    bound to the "ルビ付き" of the ninth item."""
+    body = """
+    <p>新しい文字クラスは次のとおり。</p>
+    <ol start="2"><li>終わり括弧類等(cl-ii) 終わり括弧類(cl-01)を統合</li>
+    <li><p>行頭禁則約物類(cl-iii) ハイフン類(cl-03)を統合</p></li></ol>
+    <ul><li>親文字群中の文字(ルビ付き)(cl-ix)</li></ul>
+    """
+    doc, _chunks_of_page = _chunks(make_html(tmp_path / "classes.html", body))
+    assert [b.text for b in doc.blocks] == [
+        "新しい文字クラスは次のとおり。",
+        "2. 終わり括弧類等(cl-ii) 終わり括弧類(cl-01)を統合",
+        "3. 行頭禁則約物類(cl-iii) ハイフン類(cl-03)を統合",
+        "• 親文字群中の文字(ルビ付き)(cl-ix)",
+    ]
 
 
 def test_html_keeps_the_notes_of_its_text_and_drops_the_sidebar_of_the_page(tmp_path: Path) -> None:

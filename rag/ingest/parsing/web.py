@@ -32,12 +32,31 @@ class _Walker:
         self.blocks: list[Block] = []
         self.section = ""
         self.buffer: list[str] = []
+        self.marker = ""
 
     def flush(self) -> None:
         text = normalize_text(_CJK_GAP.sub("", "".join(self.buffer)))
         if text:
-            self.blocks.append(Block(text=text, section=self.section))
+            self.blocks.append(Block(text=self.marker + text, section=self.section))
+            self.marker = ""
         self.buffer.clear()
+
+    def item(self, tag: Tag) -> None:
+        """A list item, written as the text writes one ("• …", "2. …"), so that it reads as an item of its own
+        (``rag.ingest.lists``) and not as one sentence with the items around it: a list of character classes whose
+        items end without a full stop ("行頭禁則約物類(cl-iii) ハイフン類(cl-03)…を統合") is no run-on sentence."""
+        self.flush()
+        parent = tag.find_parent(["ol", "ul"])
+        if parent is not None and parent.name == "ol":
+            siblings = [li for li in parent.find_all("li", recursive=False)]
+            start = str(parent.get("start") or "1")
+            number = (int(start) if start.isdigit() else 1) + (siblings.index(tag) if tag in siblings else 0)
+            self.marker = f"{number}. "
+        else:
+            self.marker = "• "
+        self.walk(tag)
+        self.flush()
+        self.marker = ""
 
     def walk(self, node: Tag) -> None:
         for child in node.children:
@@ -69,6 +88,8 @@ class _Walker:
                 self.blocks.append(Block(text=text, section=self.section))
         elif name == "br":
             self.buffer.append("\n")
+        elif name == "li":
+            self.item(tag)
         elif name in _BLOCKS:
             self.flush()
             self.walk(tag)
