@@ -210,6 +210,12 @@ _JAPANESE_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff々]{2,}")
 _LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 
 
+_ENGLISH_GRAMMAR = re.compile(r"\b(?:the|of|to|that|for|with|is|are|was|were|shall|may|which)\b")
+PROSE_GRAMMAR_WORDS = 3
+"""English grammar words from which a line is prose, however often a word comes back in it: a table's cells hold
+names and values, not "the", "of" and "shall"."""
+
+
 def row_without_its_subject(premised: Sequence[Fact], reading: str, evidence: str) -> Fact | None:
     """A premise the claim speaks of ("DtoU") that the evidence names only in another line, when the line the claim
     rests on is a row of parallel cells read out of a PDF table without its columns; None otherwise.
@@ -223,6 +229,8 @@ def row_without_its_subject(premised: Sequence[Fact], reading: str, evidence: st
     if len(lines) != 1 or marks_a_sentence(line := lines[0]):
         return None
     text = plain_text(line).casefold()
+    if len(_ENGLISH_GRAMMAR.findall(text)) >= PROSE_GRAMMAR_WORDS:
+        return None  # a sentence clipped before its end ("…to respond to the situation in"), not a row of cells
     shapes = [run[i : i + 2] for run in _JAPANESE_RUN.findall(text) for i in range(len(run) - 1)]
     shapes += _LATIN_WORD.findall(text)
     if not shapes or max(shapes.count(shape) for shape in set(shapes)) < PARALLEL_ROW_MIN:

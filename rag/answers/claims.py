@@ -232,6 +232,9 @@ def check_claim(
     words = token_words(content_tokens(claim))
     bare = bool(topic) and not context and len(words) < BARE_WORDS and not words & token_words(content_tokens(topic))
     about = f"{topic} {claim}" if bare else claim
+    # a claim that is nothing but its facts ("2022年8月6日") is checked on them, read with its question: once found,
+    # their pieces (年, 8) are words held, however the evidence writes them ("2022-08-06")
+    only_facts = " ".join(f.text for f in facts) if facts and not words_besides(claim, stated) else ""
     ranked: list[_Window] = []
     for window, full_reading, size, window_lead_in in windows(evidence, WINDOW_SENTENCES, lead_in):
         # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
@@ -259,6 +262,8 @@ def check_claim(
         # across scripts the Latin words of a Japanese reading are its names and field names: "Persona AM is a young
         # man" held "persona" and "AM" of "interlocutor_id: AM\npersona: 中年女性だ。", half its words
         read_for_words = said_in_fields if across_scripts else held
+        if only_facts and not missing:
+            read_for_words = f"{read_for_words}\n{only_facts}"  # its facts are found, however the reading writes them
         share = support(read_with, read_for_words, ignored=named | unheld) if reading else 0.0
         contrasted = contrasted_terms(claimed, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive

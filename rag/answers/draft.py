@@ -42,6 +42,7 @@ from rag.answers.worked_figures import (
     counted_list,
     timed_span,
     worked_difference,
+    worked_total,
 )
 from rag.llm.base import LLMBackend
 from rag.records import Answer, Citation, ClaimVerdict, Evidence, Hit, LatencyStage
@@ -204,7 +205,9 @@ class AnswerDraft:
             notes.append(note("moved", language))
         if checked.unsupported:
             notes.append(note("unsupported", language, count=len(checked.unsupported)))
-        worked = worked_difference(self.query, checked.claims, language)
+        worked = worked_difference(self.query, checked.claims, language) or worked_total(
+            self.query, checked.claims, language
+        )
         worked = worked or self._worked_from_evidence(checked.claims, language)
         text, claims = _with_worked_line(checked.text, checked.claims, worked)
         if worked is not None:

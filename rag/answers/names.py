@@ -132,7 +132,13 @@ def phrase_found(value: str, haystack: str) -> bool:
         after = r"(?!\d)"  # a number's letter suffix is read apart from it: "U.S.C. 609" of "(6 U.S.C. 609a)"
     if re.fullmatch(r"\\\\[a-z@]+", words[-1]):
         after = r"(?![a-z@])"  # a TeX control word ends at its last letter: "\kansuji1" names \kansuji
-    return re.search(before + _NAME_GAP.join(words) + after, haystack) is not None
+    if re.search(before + _NAME_GAP.join(words) + after, haystack):
+        return True
+    # "State Department" is "the Department of State", "Defense Department" "the Department of Defense"
+    return (
+        len(words) >= 2
+        and re.search(rf"\b{words[-1]}\s+of\s+(?:the\s+)?{' '.join(words[:-1])}\b", haystack) is not None
+    )
 
 
 _ACRONYM_WITH_VERSION = re.compile(r"(?P<letters>[A-Z]{2,6})(?:v(?P<version>\d+(?:\.\d+)?))?")

@@ -53,8 +53,8 @@ _NOTES: dict[str, dict[Language, str]] = {
     },
     "computed": {
         "ja": "最後の行は、引用した資料からエンジンが計算した（数えた）ものです（資料にその値は書かれていません）。",
-        "en": "The last line is worked out (a difference, a count or a length of time) by the engine from the cited "
-        "passages; no passage states its result.",
+        "en": "The last line is worked out (a sum, a difference, a count or a length of time) by the engine from the "
+        "cited passages; no passage states its result.",
     },
     "yes": {"ja": "はい。", "en": "Yes. "},
     "no": {"ja": "いいえ。", "en": "No. "},

@@ -1,8 +1,8 @@
-"""Figures a question asks to be worked out, which a small model gets wrong or leaves out: the difference of two
-figures the answer states and its citations hold ("How many days apart are those two deadlines?" answered with 270
-and 165 days), the count of a numbered list the evidence shows, and the length of a span of clock times it gives.
-The engine works each out itself, shows how, and marks the line as computed (``ClaimVerdict.status ==
-"computed"``): no passage states the result.
+"""Figures a question asks to be worked out, which a small model gets wrong or leaves out: the difference of two figures
+the answer states and its citations hold ("How many days apart are those two deadlines?" answered with 270 and 165
+days), the sum of figures from passages of their own ("the combined total"), the count of a numbered list the
+evidence shows, and the length of a span of clock times it gives. The engine works each out itself, shows how, and
+marks the line as computed (``ClaimVerdict.status == "computed"``): no passage states the result.
 """
 
 from __future__ import annotations
@@ -66,6 +66,46 @@ def worked_difference(question: str, claims: Sequence[ClaimVerdict], language: L
     result = _written_like(larger, (_amount(larger) or Decimal(0)) - (_amount(smaller) or Decimal(0)))
     line = _LINE[language].format(larger=larger.text, smaller=smaller.text, result=result)
     return ClaimVerdict(line, "computed", tuple(dict.fromkeys((*first_cited, *second_cited))))
+
+
+_TOTAL_EN = re.compile(r"\b(?:combined|in total|altogether|all together|add up|added together|sum of)\b", re.IGNORECASE)
+_TOTAL_JA = re.compile(r"合計|合わせ|あわせ|総計|総額")
+"""A question that asks for the sum of figures: "the combined total", "how much in total", 「合計」「合わせて」 (not
+"the total amount for …", which names one figure)."""
+
+_SUM_LINE: dict[Language, str] = {
+    "ja": "引用した数値からの計算: {terms} = {result}",
+    "en": "Worked out from the cited figures: {terms} = {result}.",
+}
+
+
+def asks_total(question: str) -> bool:
+    """Whether ``question`` asks for the sum of several figures."""
+    return bool(_TOTAL_EN.search(question) or _TOTAL_JA.search(question))
+
+
+def worked_total(question: str, claims: Sequence[ClaimVerdict], language: Language) -> ClaimVerdict | None:
+    """The line that adds up the figures a question asks the total of, as a ``computed`` verdict; None when the
+    question asks for none, or the answer's supported claims do not state at least two figures in one unit (bare
+    numbers aside) besides the question's own, resting on as many passages (two figures of one passage may be a
+    whole and its part: "$390,000,000, of which $160,000,000")."""
+    if not asks_total(question):
+        return None
+    asked = {f.value for f in facts_of(question)}
+    found: dict[str, tuple[Fact, tuple[int, ...]]] = {}
+    for fact, cited in _supported_numbers(claims):
+        if fact.value not in asked and _amount(fact) is not None and _unit(fact):  # "一つ目" counts nothing
+            found.setdefault(fact.value, (fact, cited))
+    units = {_unit(fact) for fact, _ in found.values()}
+    passages = list(dict.fromkeys(n for _fact, cited in found.values() for n in cited))
+    if len(found) < 2 or len(units) != 1 or len(passages) < len(found):
+        return None
+    figures = [fact for fact, _cited in found.values()]
+    total = sum((_amount(fact) or Decimal(0) for fact in figures), Decimal(0))
+    line = _SUM_LINE[language].format(
+        terms=" + ".join(fact.text for fact in figures), result=_written_like(figures[0], total)
+    )
+    return ClaimVerdict(line, "computed", tuple(passages))
 
 
 def _supported_numbers(claims: Sequence[ClaimVerdict]) -> list[tuple[Fact, tuple[int, ...]]]:

@@ -23,7 +23,14 @@ from rag.ingest.tokenization import search_terms
 from rag.records import Chunk, Hit, SearchFilters, StageScores
 from rag.retrieval.filters import MetadataCache, chroma_where
 from rag.retrieval.fusion import Fused, adaptive_weight, apply_rerank_thresholds, fuse_convex, fuse_rrf
-from rag.retrieval.named_sources import NAME_BOOST, SourceNames, abbreviations, dated_names, designations
+from rag.retrieval.named_sources import (
+    NAME_BOOST,
+    SourceNames,
+    abbreviations,
+    dated_names,
+    designations,
+    numbers,
+)
 from rag.retrieval.reranker import Reranker, load_reranker
 from rag.settings import Settings
 
@@ -143,7 +150,7 @@ class HybridRetriever:
                 named_by = [*query_tokens, *designations(query), *dated_names(query)]
                 catalog = self._index.catalog
                 named = self._source_names.named(
-                    keyword.version, catalog.sources, named_by, catalog.titles, abbreviations(query)
+                    keyword.version, catalog.sources, named_by, catalog.titles, abbreviations(query), numbers(query)
                 )
                 dense_hits = self._with_named_sources(vector, dense_hits, named)
             embed_ms, dense_ms = (t2 - t1) * 1e3, (time.perf_counter() - t2) * 1e3

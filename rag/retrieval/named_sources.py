@@ -77,6 +77,7 @@ class SourceNames:
         query_tokens: Sequence[str],
         titles: Callable[[], dict[str, str]] = dict,
         abbreviations: Sequence[str] = (),
+        numbers: Sequence[str] = (),
     ) -> dict[str, float]:
         """Sources ``query_tokens`` name, with the share of the weight of the name they cover best: its file's, when
         that is ``NAMED_SHARE`` or more, or its title's, when ``TITLE_SHARE`` or more.
@@ -88,6 +89,8 @@ class SourceNames:
             titles: each source's document title, where it has one (called only when the version changed).
             abbreviations: the question's abbreviations (``abbreviations``): one that is a word of one file's name
                 alone names that file in full.
+            numbers: the question's numbers of three digits or more (``numbers``): one that is a piece of one file's
+                name alone names that file in full ("チャット00004" is ``ja_chat_realpersonachat_00004.json``).
         """
         weights, single = self._weights_for(version, sources, titles)
         asked = set(query_tokens)
@@ -98,7 +101,7 @@ class SourceNames:
             share = max(share, titled if titled >= TITLE_SHARE else 0.0)
             if any(_DAY.fullmatch(word) for word in by_name if word in asked):
                 share = 1.0  # the day a file's name gives: "the 2018年6月13日 meeting" is its minutes
-            if any(word in single for word in abbreviations if word in by_name):
+            if any(word in single for word in (*abbreviations, *numbers) if word in by_name):
                 share = 1.0  # an abbreviation only its name holds: "the MHLW court cases" are ja_mhlw_….pdf
             if share >= NAMED_SHARE:
                 named[source] = share
@@ -126,7 +129,9 @@ class SourceNames:
 
     def _name_words(self, source: str) -> list[str]:
         pieces = name_pieces(source)
-        return self._words(" ".join(pieces)) if pieces else []
+        # a number is a word of the name as a whole ("00004"): the tokenizer cuts it into digits
+        numbered = [piece for piece in pieces if _NUMBER.fullmatch(piece)]
+        return [*self._words(" ".join(pieces)), *numbered] if pieces else []
 
     def _words(self, text: str) -> list[str]:
         # the tokenizer also cuts "w3c" into "w", "3", "c": a single letter or digit never reaches a question's search
@@ -174,6 +179,15 @@ def abbreviations(query: str) -> list[str]:
     English question names a Japanese ministry's document by its abbreviation and shares no other word with it:
     "which magazines were the MHLW court cases drawn from?" asks of ``ja_mhlw_worker_status_caselaw_method.pdf``."""
     return [word.lower() for word in _ABBREVIATION.findall(unicodedata.normalize("NFKC", query))]
+
+
+_NUMBER = re.compile(r"\d{3,}")
+"""A number of three digits or more, as a file's name numbers a log, a report or a case ("00004")."""
+
+
+def numbers(query: str) -> list[str]:
+    """The numbers of three digits or more ``query`` writes ("チャット00004の会話"), as a file's name would."""
+    return _NUMBER.findall(unicodedata.normalize("NFKC", query))
 
 
 def dated_names(query: str) -> list[str]:

@@ -10,6 +10,7 @@ from test_claims import chunk_with, needs_realdocs
 
 from rag.answers.citations import Passage
 from rag.answers.facts import fact_found, facts_of
+from rag.answers.faithfulness import content_tokens
 from rag.answers.scope import former_state
 from rag.answers.verification import CheckedAnswer, check_answer
 
@@ -269,3 +270,28 @@ def test_a_reversed_order_is_not_verified() -> None:
     assert wrong.main_claim_failed and "right to left" in wrong.claims[0].reason
     right = _checked(processors, question, "They are applied from right to left [1].")
     assert not right.main_claim_failed, right.claims[0].reason
+
+
+@needs_realdocs
+def test_a_bare_date_holds_on_the_line_that_dates_the_conversation() -> None:
+    """Chat 00004 is dated only by its turns' timestamps; its details now end with "会話の日時: 2022-08-06 15:17 –
+    15:25". The bare answer "2022年8月6日" was refused there: the question's 何年何月何日 counted as five words no
+    evidence writes, and the answer's 年, 8, 月 as words "2022-08-06" does not. A wrong day is still refused."""
+    question = "チャット00004の会話は、何年何月何日に行われたものですか？"
+    dated = ("ja_chat_realpersonachat_00004.json", "会話の日時")
+    right = _checked(dated, question, "2022年8月6日[1]。")
+    assert not right.main_claim_failed, right.claims[0].reason
+    assert "2022-08-06" in right.citations[0].quote
+    assert _checked(dated, question, "2022年8月7日[1]。").main_claim_failed
+
+
+def test_an_interrogative_is_no_word_to_find_in_evidence() -> None:
+    assert not any("何" in token for token in content_tokens("何年何月何日に行われ、何件ありましたか？"))
+    assert content_tokens("何年") == set()
+
+
+def test_a_department_is_found_where_the_text_names_it_the_other_way_round() -> None:
+    """The bill writes "DEPARTMENT OF STATE"; a claim says "the State Department"."""
+    (state,) = facts_of("The State Department's account")
+    assert fact_found(state, (), "department of state and related agency")
+    assert not fact_found(state, (), "department of defense")

@@ -11,7 +11,14 @@ from pathlib import Path
 
 from test_claims import REALDOCS, needs_realdocs
 
-from rag.retrieval.named_sources import NAMED_SHARE, SourceNames, abbreviations, dated_names, designations
+from rag.retrieval.named_sources import (
+    NAMED_SHARE,
+    SourceNames,
+    abbreviations,
+    dated_names,
+    designations,
+    numbers,
+)
 from rag.service import RagService
 from rag.settings import Settings
 from tests.docmaker import make_csv, make_pdf
@@ -188,6 +195,21 @@ def test_an_abbreviation_only_one_file_s_name_holds_names_that_file() -> None:
     }
     shared = "Does the OSS guidance say anything on it?"
     assert names.named("v1", lambda: sources, _words(shared), abbreviations=abbreviations(shared)) == {}
+
+
+def test_a_number_only_one_file_s_name_holds_names_that_file() -> None:
+    """Asked on what date "チャット00004" took place, the search found the persona file (its text says "chat" on
+    every record) and not ``ja_chat_realpersonachat_00004.json``: the tokenizer cuts 00004 into digits, which name
+    nothing. A number of three digits or more that one file's name alone holds names that file."""
+    assert numbers("チャット００００４の会話は、何年何月何日？ 2 or 15 items") == ["00004"]
+    names = SourceNames(_words)
+    sources = ["docs/ja_chat_realpersonachat_00004.json", "docs/ja_realpersonachat_interlocutors_sample.jsonl"]
+    question = "チャット00004の会話は、何年何月何日に行われたものですか？"
+    assert names.named("v1", lambda: sources, _words(question)) == {}
+    assert names.named("v1", lambda: sources, _words(question), numbers=numbers(question)) == {
+        "docs/ja_chat_realpersonachat_00004.json": 1.0
+    }
+    assert names.named("v1", lambda: sources, _words("チャット00005"), numbers=["00005"]) == {}
 
 
 MINUTES = {

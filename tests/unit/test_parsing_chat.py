@@ -112,6 +112,8 @@ def test_real_chat_and_personas_are_read_without_settings() -> None:
     assert chat[0].text.startswith("AB: どうもです!\nAA: よろしくお願いいたします。")  # NFKC: ！ -> !
     # the speakers' evaluations of the dialogue are read too, after its turns ("What satisfaction score …?")
     assert [c.chunk_type for c in chat][-1] == "text" and "evaluations satisfaction: 5" in chat[-1].text
+    # and when it took place, which only the turns' timestamps say ("On what date was chat 00004 held?")
+    assert chat[-1].text.endswith("会話の日時: 2022-08-06 15:17 – 15:25")
     assert chat[-1].extra["dialogue_id"] == "4" and all(c.chunk_type == "chat" for c in chat[:-1])
     personas = _chunks(REALDOCS / "ja_realpersonachat_interlocutors_sample.jsonl")
     assert len(personas) >= 20 and personas[0].text.startswith("interlocutor_id: AA\npersona: ")

@@ -1,4 +1,5 @@
-"""A difference the question asks for is worked out from the answer's checked figures, and shown as computed."""
+"""A difference or a sum the question asks for is worked out from the answer's checked figures, and shown as
+computed."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from test_claims import chunk_with, chunks_of, embedding_relevance, needs_realdo
 from rag.answers.claims import check_claim
 from rag.answers.draft import AnswerDraft
 from rag.answers.premises import premises
-from rag.answers.worked_figures import asks_difference, counted_list, timed_span, worked_difference
+from rag.answers.worked_figures import asks_difference, counted_list, timed_span, worked_difference, worked_total
 from rag.evaluation.answers import evaluate_answers
 from rag.models.embedding import Embedder
 from rag.records import Chunk, ClaimVerdict, Hit
@@ -106,9 +107,11 @@ def verified(sentence: str, *cited: int) -> ClaimVerdict:
     return ClaimVerdict(sentence, "verified", cited)
 
 
+TWO_GRANTS = [verified("The first grant is $390,000,000.", 1), verified("The second is $10,000,000.", 2)]
+
+
 def test_a_difference_is_worked_out_only_from_two_supported_figures_in_one_unit() -> None:
-    question = "How much more is the first grant than the second one?"
-    two = [verified("The first grant is $390,000,000.", 1), verified("The second is $10,000,000.", 2)]
+    question, two = "How much more is the first grant than the second one?", TWO_GRANTS
     line = worked_difference(question, two, "en")
     assert line is not None and line.sentence.endswith("$390,000,000 − $10,000,000 = $380,000,000.")
     assert line.status == "computed" and line.cited == (1, 2)
@@ -121,6 +124,45 @@ def test_a_difference_is_worked_out_only_from_two_supported_figures_in_one_unit(
     bare = [verified("Section 5 applies.", 1), verified("Section 3 does not.", 2)]
     assert worked_difference("How many more than that?", bare, "en") is None  # a bare number may be a section's
     assert worked_difference("How much is the first grant?", two, "en") is None  # no difference asked
+
+
+@needs_realdocs
+def test_the_total_of_two_accounts_in_two_divisions_is_worked_out() -> None:
+    """H.R. 815 funds "Diplomatic Programs" with $150,000,000 in its Israel division and $60,000,000 in its Ukraine
+    division. The model gave both and the right total, $210,000,000, in a sentence of its own: no passage states the
+    total, and the first sentence, naming "the State Department" (the bill writes "Department of State") in a
+    passage clipped mid-sentence, was refused as "a table row read without its columns". The answer now stands, with
+    the sum worked out and shown as computed."""
+    israel = chunk_with("en_us_bill_hr815_2024.pdf", "‘‘Diplomatic Programs’’, $150,000,000")
+    ukraine = chunk_with("en_us_bill_hr815_2024.pdf", "‘‘Diplomatic Programs’’, $60,000,000")
+    question = (
+        "H.R. 815 funds the State Department's 'Diplomatic Programs' account in both its Israel division and its "
+        "Ukraine division. How much does each provide, and what is the combined total?"
+    )
+    reply = (
+        "The State Department's 'Diplomatic Programs' account in the Israel division receives $150,000,000, while in "
+        "the Ukraine division, it receives $60,000,000. The combined total is $210,000,000."
+    )
+    answer = AnswerDraft(ScriptedLLM([reply]), question, [Hit(israel, 1.0), Hit(ukraine, 0.9)], Settings()).finish()
+    assert not answer.model_answer, answer.message
+    assert answer.claims[0].status in ("verified", "reattributed") and set(answer.claims[0].cited) == {1, 2}
+    assert "$150,000,000 + $60,000,000 = $210,000,000" in answer.answer
+
+
+def test_a_sum_is_worked_out_only_from_figures_of_several_passages() -> None:
+    line = worked_total("What is the combined total of the two grants?", TWO_GRANTS, "en")
+    assert line is not None and line.sentence.endswith("$390,000,000 + $10,000,000 = $400,000,000.")
+    assert line.status == "computed" and line.cited == (1, 2)
+    question, two = "What is the combined total of the two grants?", TWO_GRANTS
+    part = [verified("It gets $390,000,000, of which $160,000,000 stays available until 2025.", 1)]
+    assert worked_total(question, part, "en") is None  # a whole and its part, from one passage
+    assert worked_total("What is the total amount for the first grant?", two, "en") is None  # one figure asked
+    line = worked_total(
+        "二つの助成の合計はいくらですか？",
+        [verified("一つ目は30万円です。", 1), verified("二つ目は20万円です。", 2)],
+        "ja",
+    )
+    assert line is not None and line.sentence.startswith("引用した数値からの計算: 30万円 + 20万円 = ")
 
 
 def test_the_result_is_written_as_the_figures_are() -> None:

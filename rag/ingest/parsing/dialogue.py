@@ -124,7 +124,8 @@ def find_dialogues(data: Any) -> list[Dialogue]:
 
 def dialogue_blocks(dialogues: Iterable[Dialogue]) -> list[Block]:
     """One ``speaker: text`` block per turn, tagged with speaker, time and dialogue id; then, as a block of its own,
-    the conversation's other fields ("evaluations.satisfaction: 5"), which a question may ask about too."""
+    the conversation's other fields ("evaluations.satisfaction: 5") and when it took place, which a question may ask
+    about too."""
     blocks = []
     for dialogue in dialogues:
         for turn in dialogue.turns:
@@ -135,8 +136,26 @@ def dialogue_blocks(dialogues: Iterable[Dialogue]) -> list[Block]:
             }
             blocks.append(Block(text=f"{turn.speaker}: {turn.text}", metadata=meta))
         if dialogue.details:
-            blocks.append(Block(text="\n".join(dialogue.details), metadata={DIALOGUE_ID: dialogue.dialogue_id}))
+            details = [*dialogue.details, *_time_line(dialogue.turns)]
+            blocks.append(Block(text="\n".join(details), metadata={DIALOGUE_ID: dialogue.dialogue_id}))
     return blocks
+
+
+def _time_line(turns: Sequence[Turn]) -> list[str]:
+    """When the conversation took place, as a line of its details in the conversation's language ("会話の日時:
+    2022-08-06 15:17 – 15:25", "conversation time: …"), so that a question about its date finds it in the text and
+    shares its words; [] when its turns carry no times. A conversation without details keeps its times in its
+    chunks' metadata only (``FIRST_TIME``, ``LAST_TIME``): a block of its own would be a chunk of one line."""
+    times = [_short_time(turn.time) for turn in turns if turn.time]
+    if not times:
+        return []
+    first, last = times[0], times[-1]
+    span = first if first == last else f"{first} – {last.removeprefix(first[:11])}"
+    japanese = any(_KANA.search(turn.text) for turn in turns)
+    return [f"会話の日時: {span}" if japanese else f"conversation time: {span}"]
+
+
+_KANA = re.compile("[\u3040-\u30ff]")
 
 
 def chat_metadata(turns: Sequence[Block]) -> dict[str, Scalar]:
