@@ -39,8 +39,8 @@ from rag.records import Chunk, ClaimStatus, ClaimVerdict
 
 _MARKER = re.compile(r"\s*\[\d+\]")
 _CLOSING = "。．.！？!?"
-_JOIN = re.compile(r"(,\s+(?:while|whereas|but)\s+|;\s+|(?<=[しり])、|(?<=[すた]が)、|一方で?、)")
-"""Where a sentence joins two statements that may each rest on a passage of their own: ", while", "; ", and in
+_JOIN = re.compile(r"(,\s+(?:while|whereas|but|and)\s+|;\s+|(?<=[しり])、|(?<=[すた]が)、|一方で?、)")
+"""Where a sentence joins two statements that may each rest on a passage of their own: ", while", ", and", "; ", and in
 Japanese after a continuative (開始し、/ であり、) or an adversative (ですが、), never after a topic (「…は、」 keeps
 its subject with what is said of it)."""
 

@@ -37,13 +37,16 @@ _KINDS = (
             _I,
         ),
         re.compile(
-            r"\b(?:only|solely|exclusive(?:ly)?|sole|alone|just|unless|except|excluding|limited|restricted|must|"
-            r"required?|requires|need(?:s|ed)? to|nothing but)\b|のみ|だけ|唯一|限|しか|以外|除|専ら|必須|必要",
+            r"\b(?:only|solely|exclusive(?:ly)?|sole|alone|just|unless|except|excluding|(?<!not )limited|"
+            r"(?<!not )restricted|must|"
+            r"required?|requires|need(?:s|ed)? to|nothing but)\b|のみ|だけ|唯一|しか|以外|除|専ら|必須|必要"
+            r"|限(?!ら(?:ない|ず)|りません|定され(?:ない|ず|ません))",  # not 「これに限らない」
             _I,
         ),
         # "the mandatory argument is now long, whereas the optional arguments are not"
         re.compile(
-            r"\b(?:whereas|unlike|but|while|rather than|instead of|in contrast)\b[^.;]*\b(?:not|no|never)\b|n't\b"
+            r"\b(?:whereas|unlike|but|while|rather than|instead of|in contrast)\b[^.;]*\b(?:not|no|never)\b"
+            r"(?!\s+(?:limited|restricted)\b)|n't\b"  # not "(but is not limited to)"
             r"|ではなく|以外",
             _I,
         ),
@@ -57,7 +60,8 @@ _KINDS = (
         ),
         re.compile(
             r"\b(?:all|every\w*|both|each|any|entire(?:ly)?|whole|without exception|regardless|irrespective|"
-            r"whatever|whichever)\b|すべて|全|各|いずれ|両|とも|共に|あらゆる|一律|皆|みな|問わ|かかわら|いかん|それぞれ",
+            r"whatever|whichever)\b|すべて|全(?:て|部|員|体|般|件|域|面|国|社)|各|いずれ|両|とも|共に|あらゆる|一律|皆|みな"
+            r"|問わ|かかわら|いかん|それぞれ",
             _I,
         ),
     ),
@@ -69,7 +73,7 @@ _KINDS = (
         re.compile(
             r"\b(?:always|invariably|at all times|without exception|must|shall|guaranteed|required?|requires|"
             r"mandatory|never|every\w*|all|any|whenever|regardless|irrespective)\b|常に|必ず|いつも|例外|必須|義務|"
-            r"ければならな|ねばならな|こと[。.]|べき|全|すべて|問わ|かかわら|いかん|絶対|一律",
+            r"ければならな|ねばならな|こと[。.]|べき|全(?:て|部|員|体|般|件)|すべて|問わ|かかわら|いかん|絶対|一律",
             _I,
         ),
     ),

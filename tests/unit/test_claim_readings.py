@@ -295,3 +295,28 @@ def test_a_department_is_found_where_the_text_names_it_the_other_way_round() -> 
     (state,) = facts_of("The State Department's account")
     assert fact_found(state, (), "department of state and related agency")
     assert not fact_found(state, (), "department of defense")
+
+
+@needs_realdocs
+@pytest.mark.parametrize(
+    ("passage", "question", "answer"),
+    [
+        # "(but is not limited to)" and 「(ただしこれに限らない)」 say the list is open, not that one item is alone
+        (
+            ("ja_openchain_spec_kaisetsu.pdf", "any organization employee or contractor that defines"),
+            "How does the OpenChain specification define 'Software Staff'?",
+            "Software Staff means only the software developers who write the Supplied Software [1].",
+        ),
+        # 「字幅が全角でない…」: the 全 of 全角 says nothing of all
+        (
+            ("ja_w3c_jlreq_line_composition.html", "この文選作業では"),
+            "日本語の活字組版の文選作業では、どの文字を拾い集め、どの文字は拾わなかったのですか？",
+            "文選では、句読点や括弧類も含めて原稿のすべての文字を拾い集めていました[1]。",
+        ),
+    ],
+)
+def test_a_word_that_only_looks_like_a_backing_backs_no_widening(
+    passage: tuple[str, str], question: str, answer: str
+) -> None:
+    checked = _checked(passage, question, answer)
+    assert checked.main_claim_failed

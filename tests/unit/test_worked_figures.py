@@ -143,10 +143,17 @@ def test_the_total_of_two_accounts_in_two_divisions_is_worked_out() -> None:
         "The State Department's 'Diplomatic Programs' account in the Israel division receives $150,000,000, while in "
         "the Ukraine division, it receives $60,000,000. The combined total is $210,000,000."
     )
-    answer = AnswerDraft(ScriptedLLM([reply]), question, [Hit(israel, 1.0), Hit(ukraine, 0.9)], Settings()).finish()
-    assert not answer.model_answer, answer.message
-    assert answer.claims[0].status in ("verified", "reattributed") and set(answer.claims[0].cited) == {1, 2}
-    assert "$150,000,000 + $60,000,000 = $210,000,000" in answer.answer
+    # the same figures joined by ", and", as the model wrote them on another run
+    joined = (
+        "The total amount provided for the Israel division is $150,000,000, and the total amount provided for the "
+        "Ukraine division is $60,000,000. The combined total is $210,000,000."
+    )
+    for said in (reply, joined):
+        hits = [Hit(israel, 1.0), Hit(ukraine, 0.9)]
+        answer = AnswerDraft(ScriptedLLM([said]), question, hits, Settings()).finish()
+        assert not answer.model_answer, answer.message
+        assert answer.claims[0].status in ("verified", "reattributed") and set(answer.claims[0].cited) == {1, 2}
+        assert "$150,000,000 + $60,000,000 = $210,000,000" in answer.answer
 
 
 def test_a_sum_is_worked_out_only_from_figures_of_several_passages() -> None:
