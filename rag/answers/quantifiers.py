@@ -21,7 +21,6 @@ class _Kind(NamedTuple):
     """One way of widening: ``claimed`` finds it in a claim, ``backed`` the words of evidence that say as much, and
     ``implied`` those that say as much only of the words around them (a sentence saying the others are not)."""
 
-    name: str
     claimed: re.Pattern[str]
     backed: re.Pattern[str]
     implied: re.Pattern[str] | None = None
@@ -29,8 +28,7 @@ class _Kind(NamedTuple):
 
 _I = re.IGNORECASE
 _KINDS = (
-    _Kind(
-        "only",
+    _Kind(  # only
         re.compile(
             r"\b(?:only|solely|exclusively|sole)\b|のみ|(?<!でき)(?<!どれ)(?<!これ)(?<!それ)だけ|唯一"
             r"|に限(?:り|る|られ|定)",
@@ -51,8 +49,7 @@ _KINDS = (
             _I,
         ),
     ),
-    _Kind(
-        "all",
+    _Kind(  # all
         re.compile(
             r"\b(?:all|every(?:one|thing)?|entire(?:ly)?)\b(?!\s+(?:but|right|rights|the same))"
             r"|すべて|全て|全部|全員|あらゆる|いずれも",
@@ -65,8 +62,7 @@ _KINDS = (
             _I,
         ),
     ),
-    _Kind(
-        "always",
+    _Kind(  # always
         re.compile(
             r"\b(?:always|invariably|at all times|without exception)\b|常に|必ず(?!しも)|いつも|例外なく|絶対", _I
         ),
@@ -77,8 +73,7 @@ _KINDS = (
             _I,
         ),
     ),
-    _Kind(
-        "exactly",
+    _Kind(  # exactly
         re.compile(r"\b(?:exactly the same|identical(?:ly)?|completely|totally)\b|まったく|全く|完全に", _I),
         re.compile(
             r"\b(?:exactly|identical(?:ly)?|complete(?:ly)?|total(?:ly)?|entirely|fully|the same)\b|まったく|全く|"
