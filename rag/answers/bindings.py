@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, words_besides
+from rag.answers.fact_matching import fact_found, same_fact
+from rag.answers.facts import Fact, facts_of, plain_text, words_besides
 from rag.answers.faithfulness import content_tokens, marks_a_sentence, sentence_spans
 from rag.answers.names import LEGEND_MARK, designation_label
 from rag.answers.windows import DASH_RECORD, SPEAKER

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rag.answers.facts import fact_found, facts_of, plain_text
+from rag.answers.fact_matching import fact_found
+from rag.answers.facts import facts_of, plain_text
 from rag.answers.faithfulness import sentence_spans, similarity, split_sentences, support
 from rag.records import Chunk, Citation
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence, Set
 
-from rag.answers.facts import Fact, facts_of, plain_text, significant_digits, words_besides
+from rag.answers.fact_matching import significant_digits
+from rag.answers.facts import Fact, facts_of, plain_text, words_besides
 from rag.answers.faithfulness import (
     content_tokens,
     latin_part,

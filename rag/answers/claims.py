@@ -54,7 +54,8 @@ from rag.answers.claim_reasons import ONLY_ASKS, ClaimReading, basic_reason, off
 from rag.answers.claim_words import has_sibling, in_prose, is_anchor, name_tokens, readable_in
 from rag.answers.contrast import claimed_terms, contrasted_terms
 from rag.answers.denial_scope import denies_what_is_claimed
-from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, words_besides
+from rag.answers.fact_matching import fact_found, same_fact
+from rag.answers.facts import Fact, facts_of, plain_text, words_besides
 from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
     content_tokens,

@@ -19,7 +19,8 @@ from collections.abc import Callable, Sequence
 
 from rag.answers.asked_values import gives_asked_value
 from rag.answers.citations import QUOTE_MAX_CHARS, Passage, clip_quote
-from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact
+from rag.answers.fact_matching import fact_found, same_fact
+from rag.answers.facts import Fact, facts_of, plain_text
 from rag.answers.faithfulness import (
     content_tokens,
     holds_phrase,

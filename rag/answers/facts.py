@@ -3,8 +3,8 @@ identifiers, Latin-script names.
 
 ``facts_of`` finds them in canonical form, so that the same fact written differently compares equal: full-width or
 half-width digits, ``1.2 billion`` = ``1,200,000,000`` = ``12億``, ``三つ`` = 3, ``令和6年`` = 2024, ``03:00`` =
-``3時``, ``2.0`` (a version) = 2. ``fact_found`` asks whether one fact is among another text's. Identifiers and
-names are read, and found, by ``rag.answers.names``.
+``3時``, ``2.0`` (a version) = 2. Whether one fact is among another text's is ``rag.answers.fact_matching``'s to say.
+Identifiers and names are read, and found, by ``rag.answers.names``.
 """
 
 from __future__ import annotations
@@ -21,10 +21,8 @@ from rag.answers.names import (
     CODE,
     JA_LETTER_DESIGNATION,
     LETTER_DESIGNATION,
-    abbreviation_found,
     identifiers_and_names,
     overlaps,
-    phrase_found,
 )
 from rag.answers.number_words import numbers_in_words
 
@@ -340,63 +338,3 @@ def words_besides(text: str, facts: Sequence[Fact]) -> set[str]:
     """The content words of ``text`` that are not part of the way ``facts`` are written: what a claim or a clause
     says besides its numbers and names ("整数値パラメータ" of "\\kansujichar は整数値パラメータ")."""
     return content_tokens(text) - content_tokens(" ".join(f.text for f in facts))
-
-
-def significant_digits(fact: Fact) -> int:
-    """How many digits a number's magnitude has, leading zeros and the decimal point aside (1 for "1MB", 2 for 32)."""
-    return len(fact.magnitude.replace(".", "").lstrip("0"))
-
-
-def same_fact(fact: Fact, other: Fact) -> bool:
-    return fact.kind == other.kind and fact.value.casefold() == other.value.casefold()
-
-
-def _counts_a_noun(number: Fact, text: str) -> bool:
-    """Whether ``text`` writes the bare ``number`` as a count of the noun after it: "50の裁判例", "12の文字クラス"."""
-    written = re.escape(number.text)
-    return re.search(rf"(?<![\d.,]){written}\s?の[\u3400-\u9fff\u30a1-\u30fa]", text) is not None
-
-
-def _same_magnitude(a: str, b: str) -> bool:
-    """Equal as written or as numbers: "2.0" (a version the text names) is the 2 of "仕様2.0"."""
-    if a == b:
-        return True
-    try:
-        return Decimal(a) == Decimal(b)
-    except InvalidOperation:
-        return False
-
-
-def fact_found(fact: Fact, evidence_facts: tuple[Fact, ...], evidence_text: str) -> bool:
-    """Whether ``fact`` occurs among the evidence's facts (or, for names and identifiers, in its text)."""
-    if fact.kind in ("identifier", "name"):
-        folded = evidence_text.casefold()
-        if phrase_found(fact.value, folded) or abbreviation_found(fact.value, evidence_text):
-            return True
-        # "Foreign Military Financing for Israel": a program and whom it is for, which a text may write apart
-        # ("Foreign Military Financing Program" … "for Israel"); each is then a name the text must give
-        parts = fact.text.split(" for ") if fact.kind == "name" else []
-        return len(parts) > 1 and all(phrase_found(part, folded) for part in parts)
-    for other in evidence_facts:
-        if fact.kind == "time" and other.kind == "time":
-            if fact.value == other.value:
-                return True
-        elif fact.kind in ("number", "date", "version") and other.kind in ("number", "date", "version"):
-            # a measure may be written without its unit in a table; a count of people or cases says what it counts;
-            # a bare single digit is everywhere ("1シート" is no evidence of "1MB")
-            loose = fact.unit not in COUNTERS and (not fact.unit or not other.unit)
-            loose = loose and (fact.unit == other.unit or significant_digits(fact) >= 2)
-            # a chart's "8 (21.6%)" counts what the claim's "8社" or "8" does; "50の裁判例" counts the cases of
-            # "50件の裁判例" (two digits at least: a bare single digit before の is everywhere)
-            counted = other.unit == SHARE_COUNT and (not fact.unit or fact.unit in COUNTERS)
-            counted = counted or (
-                fact.unit in COUNTERS
-                and not other.unit
-                and significant_digits(fact) >= 2
-                and _counts_a_noun(other, evidence_text)
-            )
-            if _same_magnitude(fact.magnitude, other.magnitude) and (loose or counted or fact.unit == other.unit):
-                return True
-            if fact.kind == "version" and fact.value in other.text:
-                return True
-    return False

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from rag.answers.citations import QUOTE_MAX_CHARS, Passage
 from rag.answers.evidence import SentenceRelevance, answers_nothing
-from rag.answers.facts import fact_found, facts_of
+from rag.answers.fact_matching import fact_found
+from rag.answers.facts import facts_of
 from rag.answers.faithfulness import content_tokens, is_question, is_yes_no_question, support
 from rag.answers.polarity import asks_negatively, is_negated
 from rag.answers.prompts import script_language

@@ -12,7 +12,8 @@ import re
 from collections.abc import Sequence
 
 from rag.answers.bindings import CLAUSE_END
-from rag.answers.facts import Fact, fact_found, facts_of, plain_text, same_fact, significant_digits, words_besides
+from rag.answers.fact_matching import fact_found, same_fact, significant_digits
+from rag.answers.facts import Fact, facts_of, plain_text, words_besides
 from rag.answers.faithfulness import content_tokens
 
 

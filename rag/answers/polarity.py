@@ -8,7 +8,8 @@ from __future__ import annotations
 import os
 import re
 
-from rag.answers.facts import fact_found, facts_of, plain_text
+from rag.answers.fact_matching import fact_found
+from rag.answers.facts import facts_of, plain_text
 from rag.answers.faithfulness import content_tokens, is_question, is_table_row, punctuated_sentences, support
 
 POLARITY_MIN_SUPPORT = 0.5

@@ -9,7 +9,8 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from rag.answers.facts import Fact, fact_found, facts_of, plain_text
+from rag.answers.fact_matching import fact_found
+from rag.answers.facts import Fact, facts_of, plain_text
 from rag.answers.faithfulness import is_yes_no_question
 from rag.answers.prompts import detect_language, script_language
 from rag.ingest.chunking import document_title

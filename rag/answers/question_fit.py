@@ -12,7 +12,8 @@ from rag.answers.added_words import word_count
 from rag.answers.citations import Passage
 from rag.answers.claim_words import asked_clause, name_tokens, title_named
 from rag.answers.claims import ClaimCheck
-from rag.answers.facts import facts_of, plain_text, same_fact, words_besides
+from rag.answers.fact_matching import same_fact
+from rag.answers.facts import facts_of, plain_text, words_besides
 from rag.answers.faithfulness import (
     asserts_nothing,
     content_tokens,

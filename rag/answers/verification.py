@@ -22,7 +22,8 @@ from rag.answers.asked_figures import figure_unsaid
 from rag.answers.citations import Passage, clip_quote_for, closed_sentence_spans
 from rag.answers.claim_judgement import check_against, judge_claim, with_marker
 from rag.answers.evidence import SentenceRelevance
-from rag.answers.facts import Fact, facts_of, same_fact
+from rag.answers.fact_matching import same_fact
+from rag.answers.facts import Fact, facts_of
 from rag.answers.faithfulness import (
     is_question,
     is_table_row,

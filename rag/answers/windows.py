@@ -14,7 +14,8 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from rag.answers.facts import Fact, fact_found, facts_of, plain_text
+from rag.answers.fact_matching import fact_found
+from rag.answers.facts import Fact, facts_of, plain_text
 from rag.answers.faithfulness import asserts_nothing, is_question, is_table_row, sentence_spans
 from rag.ingest.lists import is_list_item, next_lead_in
 

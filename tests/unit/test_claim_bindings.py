@@ -15,7 +15,8 @@ from rag.answers.bounds import bound_reversed
 from rag.answers.citations import Passage
 from rag.answers.claims import check_claim
 from rag.answers.contrast import alone_among_others, any_against_exclusive
-from rag.answers.facts import fact_found, facts_of
+from rag.answers.fact_matching import fact_found
+from rag.answers.facts import facts_of
 from rag.answers.framing import without_framing
 from rag.answers.question_fit import RESTATES_ONLY_REASON
 from rag.answers.verification import check_answer

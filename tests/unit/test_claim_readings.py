@@ -9,7 +9,8 @@ import pytest
 from test_claims import chunk_with, needs_realdocs
 
 from rag.answers.citations import Passage
-from rag.answers.facts import fact_found, facts_of
+from rag.answers.fact_matching import fact_found
+from rag.answers.facts import facts_of
 from rag.answers.faithfulness import content_tokens
 from rag.answers.scope import former_state
 from rag.answers.verification import CheckedAnswer, check_answer
