@@ -11,6 +11,7 @@ import re
 from rag.answers.fact_matching import fact_found
 from rag.answers.facts import facts_of, plain_text
 from rag.answers.faithfulness import content_tokens, is_question, is_table_row, punctuated_sentences, support
+from rag.answers.loanwords import heard_in
 
 POLARITY_MIN_SUPPORT = 0.5
 """Polarity is compared only with an evidence sentence the claim restates (this share of its content words)."""
@@ -196,6 +197,10 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
     # as many facts in two sentences ("LaTeX" in one, "\Provide" in the next): the one sharing more of its words
     by_facts = max(zip(held, sentences), key=lambda pair: (pair[0], support(claim, pair[1])))[1]
     if across:
+        if _yes_no_cell(by_facts) is not None:  # each part against the cell it speaks of ("テスト": "Not tested")
+            return any(
+                is_negated(part) != _row_polarity(part, by_facts) for part in parts_of_mixed_polarity(claim) or [claim]
+            )
         return is_negated(claim) != is_negated(by_facts)
     # a Japanese claim asserts in its last clause: the ones before set its scope ("…ルールでは、") or its condition,
     # so the sentence compared is the one restating its predicate most (then the whole claim)
@@ -231,12 +236,16 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
 
 _EN_PARTS = re.compile(r",?\s+but\s+|;\s+|,\s+(?:although|though|whereas|while)\s+", re.IGNORECASE)
 """Where an English claim joins two statements of their own: "…is implemented but not tested"."""
+_JA_PARTS = re.compile(r"(?:(?<=ますが)|(?<=ですが)|(?<=たが)|(?<=だが)|(?<=おり)|(?<=ておらず))、")
+"""Where a Japanese claim joins two statements of their own: 「実装されていますが、テストされていません」."""
+_INFLECTION = re.compile(r"(?<=[a-z])(?:ed|ing)\b", re.IGNORECASE)
+"""An English verb's ending, left out to read a cell's word as its katakana rendering does ("tested" as テスト)."""
 
 
 def parts_of_mixed_polarity(claim: str) -> list[str]:
-    """The statements an English claim joins when one is affirmed and another denied ("…is implemented but not
-    tested"); [] otherwise."""
-    parts = _EN_PARTS.split(claim) if not KANA.search(claim) else []
+    """The statements a claim joins when one is affirmed and another denied ("…is implemented but not tested",
+    「実装されていますが、テストされていません」); [] otherwise."""
+    parts = _JA_PARTS.split(claim) if KANA.search(claim) else _EN_PARTS.split(claim)
     return parts if len({is_negated(part) for part in parts}) > 1 else []
 
 
@@ -279,6 +288,8 @@ def comment_polarity(claim: str, row: str) -> bool | None:
             continue
         if any(holds_words({word}, cell) for word in said if not holds_words({word}, cells[0])):
             return True
+        if KANA.search(claim) and heard_in(claim, _INFLECTION.sub("", cell)):
+            return True  # 「テストされていません」 speaks of "Not tested" (its テスト is "test")
     return None
 
 

@@ -70,6 +70,8 @@ def verb_unsaid(claim: str, question: str, checks: Sequence[ClaimCheck], *, move
         checks = [check for check in checks if detect_language(check.evidence) == "en"]
     elif is_yes_no_question(question):
         verb, said = asked_verb(question), says_word
+        # an English row ("| TEEC_PARAM_TYPES | Yes | Not tested |") cannot say 「テスト」 as the question writes it
+        checks = [c for c in checks if script_language(c.evidence) == "ja"]
     else:
         verb, said = cleft_verb(question), says_word
         # an English page cannot say a Japanese verb: across languages facts and meaning tie a claim; a field

@@ -108,22 +108,32 @@ def test_is_used_to_is_no_former_state() -> None:
 
 _MAC_COMPARE = ("en_mtower_functionality_description.md", "TEE_MACCompareFinal")
 _IMPLEMENTED_AND_TESTED = "Is TEE_MACCompareFinal implemented in mTower, and is it tested?"
+_NOT_TESTED = "Yes, TEE_MACCompareFinal is implemented, but it is marked as not tested [1]."
+_PARAM_TYPES = ("en_mtower_functionality_description.md", "| TEEC_PARAM_TYPES |")
+_IS_IT_TESTED = "mTowerのTEEC_PARAM_TYPESはテストされていますか？"
 
 
 @needs_realdocs
 @pytest.mark.parametrize(
-    ("answer", "shown"),
+    ("passage", "question", "answer", "shown"),
     [
-        ("Yes, TEE_MACCompareFinal is implemented, but it is marked as not tested [1].", True),
-        ("Yes, TEE_MACCompareFinal is implemented and tested [1].", False),
-        ("No, TEE_MACCompareFinal is not implemented [1].", False),
+        (_MAC_COMPARE, _IMPLEMENTED_AND_TESTED, _NOT_TESTED, True),
+        (_MAC_COMPARE, _IMPLEMENTED_AND_TESTED, "Yes, TEE_MACCompareFinal is implemented and tested [1].", False),
+        (_MAC_COMPARE, _IMPLEMENTED_AND_TESTED, "No, TEE_MACCompareFinal is not implemented [1].", False),
+        # in Japanese, on the English row: its テスト is the "tested" of the comment cell
+        (_PARAM_TYPES, _IS_IT_TESTED, "TEEC_PARAM_TYPESは実装されていますが、テストされていません[1]。", True),
+        (_PARAM_TYPES, _IS_IT_TESTED, "はい、TEEC_PARAM_TYPESはテストされています[1]。", False),
+        (_PARAM_TYPES, _IS_IT_TESTED, "TEEC_PARAM_TYPESは実装されていません[1]。", False),
     ],
-)
-def test_a_two_part_answer_is_read_part_by_part_on_its_row(answer: str, shown: bool) -> None:
-    """The row "| TEE_MACCompareFinal | Yes | Not tested |" under "Implemented | Comments": the right answer to the
-    two-part question was refused twice, as a yes that denies what it is asked and as a claim whose denial the yes
-    cell contradicts."""
-    checked = _checked(_MAC_COMPARE, _IMPLEMENTED_AND_TESTED, answer)
+)  # fmt: skip
+def test_a_two_part_answer_is_read_part_by_part_on_its_row(
+    passage: tuple[str, str], question: str, answer: str, shown: bool
+) -> None:
+    """The rows "| TEE_MACCompareFinal | Yes | Not tested |" and "| TEEC_PARAM_TYPES | Yes | Not tested |" under
+    "Implemented | Comments": the right answers were refused as a yes that denies what it is asked, as a claim whose
+    denial the yes cell contradicts, and (in Japanese) because an English row cannot write 「テスト」 as the question
+    does."""
+    checked = _checked(passage, question, answer)
     assert checked.main_claim_failed is not shown, checked.claims[0].reason
 
 
