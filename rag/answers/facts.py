@@ -161,7 +161,7 @@ ERAS: dict[str, tuple[int, int]] = {
 }
 """Each Japanese era: the Gregorian year before its first year (令和1年 = 2019), and its last year number."""
 _ERA_YEAR = re.compile(r"(令和|平成|昭和|大正|明治)\s?(元|\d{1,2})\s?年")
-_ISO_DATE = re.compile(r"(?<![\d.])(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?(?![\d.])")
+_ISO_DATE = re.compile(r"(?<![\d.])(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?(?!\d|\.\d)")
 _TIME = re.compile(
     r"(?<![\d:.])(?P<clock_hours>\d{1,2}):(?P<clock_minutes>\d{2})(?::\d{2})?(?![\d:])"
     r"(?:\s?(?P<clock_half>[AaPp])\.?[Mm]\.?(?![A-Za-z]))?"

@@ -331,3 +331,13 @@ def test_a_word_that_only_looks_like_a_backing_backs_no_widening(
 ) -> None:
     checked = _checked(passage, question, answer)
     assert checked.main_claim_failed
+
+
+def test_a_date_that_ends_a_sentence_is_one_date() -> None:
+    """ "…was added on 2022/06/01." read as the month 2022/06 and a number 01, which no evidence holds."""
+    assert {f.value for f in facts_of("It was added as a new feature on 2022/06/01.")} == {
+        "2022 year",
+        "6 month",
+        "1 day",
+    }
+    assert [f.kind for f in facts_of("version 2023.1.2.3")] == ["version"]
