@@ -1,7 +1,8 @@
-"""What a claim's words must find in its evidence besides its facts: the words it takes from the question (what it
-is about), the purpose it asks an amount for, and, across languages, one fact distinctive enough to tie it to a
-sentence it shares no word with. The Japanese words it adds to the question (its answer) are counted in
-``rag.answers.added_words``.
+"""What a claim's words must find in its evidence besides its facts: the words it takes from the question (what it is
+about), the purpose it asks an amount for, and, across languages, one fact distinctive enough to tie it to a sentence
+it shares no word with (or a name written in the other script beside another it states: ``names_together``), and a
+fact in every part of it (``every_part_tied``). The Japanese words it adds to the question (its answer) are counted
+in ``rag.answers.added_words``.
 
 ``rag.answers.claims`` asks these of the window a claim is checked against; each gives the reason a claim fails, or
 "" when it holds.
@@ -9,16 +10,19 @@ sentence it shares no word with. The Japanese words it adds to the question (its
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence, Set
 
-from rag.answers.fact_matching import significant_digits
+from rag.answers.added_words import word_count
+from rag.answers.fact_matching import fact_found, significant_digits
 from rag.answers.facts import Fact, facts_of, plain_text, words_besides
 from rag.answers.faithfulness import (
     content_tokens,
     latin_part,
     quoted_phrases,
     script_runs,
+    sentence_spans,
     token_words,
 )
 from rag.answers.loanwords import heard_in
@@ -293,3 +297,33 @@ def purpose_unsaid(
     if not purpose or len(held) >= (len(purpose) if len(purpose) <= PURPOSE_WHOLE_WORDS else len(purpose) / 2):
         return ""
     return " ".join(found["purpose"].split())
+
+
+UNTIED_PART_WORDS = 2
+"""Words a part of a claim (between commas) may say without a fact of its own and still be checked across languages:
+"Yes", "However", "In short" say nothing a check would miss."""
+_CLAUSE = re.compile(r"(?:,(?!\d{3})|[;、，；])\s*")
+"""Where a part of a claim ends for ``every_part_tied``: a comma (not inside 1,200), a semicolon, 、 or ，."""
+
+
+@functools.lru_cache(maxsize=1024)
+def every_part_tied(claim: str) -> bool:
+    """Whether every part of ``claim`` between its commas states a fact, or says too little to need one: across
+    languages a claim's facts carry the check, and a part holding none says what no check reads ("Persona AR, who is
+    good at sports, has kept up dancing for 11 years" against "ダンスを11年続けています")."""
+    return all(facts_of(part) or word_count(part) < UNTIED_PART_WORDS for part in _CLAUSE.split(claim))
+
+
+def names_together(stated: Sequence[Fact], names_said: str, reading: str) -> bool:
+    """Whether one line or sentence of ``reading`` writes a name of ``names_said`` in the other script (Italy,
+    イタリア) beside another name ``stated``, when the claim states another: "AA: 私はイタリアとかに行ってました"
+    ties "AA names Italy"; "場所: トヨタ自動車" is not where Hiroshi Nozue is from, and in "AB: …どこに行かれたん
+    ですか?\nAA: 私はイタリアとかに…" AB is not the one who went to Italy."""
+    for start, end in sentence_spans(reading):
+        for line in reading[start:end].splitlines():
+            heard = heard_in(names_said, line)
+            found = plain_text("\n".join([line, *heard]))
+            others = [f for f in stated if f.kind == "name" and f.text not in heard]
+            if heard and (not others or any(fact_found(f, facts_of(line), found) for f in others)):
+                return True
+    return False

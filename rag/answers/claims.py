@@ -42,16 +42,22 @@ asserts nothing, so it supports nothing.
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.answers.added_words import word_count
 from rag.answers.bindings import about_another
 from rag.answers.bounds import bound_reversed
+from rag.answers.claim_polarity import polarity_conflict
 from rag.answers.claim_reasons import ONLY_ASKS, ClaimReading, basic_reason, off_topic_reason, unsupported_because
-from rag.answers.claim_words import has_sibling, in_prose, is_anchor, name_tokens, readable_in
+from rag.answers.claim_words import (
+    every_part_tied,
+    has_sibling,
+    in_prose,
+    is_anchor,
+    name_tokens,
+    names_together,
+    readable_in,
+)
 from rag.answers.contrast import claimed_terms, contrasted_terms
 from rag.answers.denial_scope import denies_what_is_claimed
 from rag.answers.fact_matching import fact_found, same_fact
@@ -60,12 +66,11 @@ from rag.answers.faithfulness import (
     SUPPORT_THRESHOLD,
     content_tokens,
     is_yes_no_question,
-    sentence_spans,
     support,
     token_words,
 )
 from rag.answers.loanwords import heard_in
-from rag.answers.polarity import denied_words, holds_words, polarity_conflict
+from rag.answers.polarity import denied_words, holds_words
 from rag.answers.prompts import script_language
 from rag.answers.windows import (
     FIELD_NAME,
@@ -86,11 +91,6 @@ BARE_WORDS = 3
 CONTRADICTION_MARGIN = 0.1
 """A window whose score is within this of the contradicting one's and that agrees with the claim makes the passage
 ambiguous about it: no "No." is drawn from it (a window's score: facts found + share of words - length penalty)."""
-UNTIED_PART_WORDS = 2
-"""Words a part of a claim (between commas) may say without a fact of its own and still be checked across languages:
-"Yes", "However", "In short" say nothing a check would miss."""
-_CLAUSE = re.compile(r"(?:,(?!\d{3})|[;、，；])\s*")
-"""A record's field name opening a line ("persona:", "interlocutor_id:"): it says which field, not what of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,9 +272,9 @@ def check_claim(
         # holding another name the claim states, and polarity must carry the check; a claim without one is not
         # verified
         anchored = any(not has_sibling(f, window_facts) for f in distinctive) or (
-            across_scripts and bool(heard) and _names_together(stated, names_said, reading)
+            across_scripts and bool(heard) and names_together(stated, names_said, reading)
         )
-        other_language = anchored and across_scripts and in_prose(reading, window_facts) and _every_part_tied(claim)
+        other_language = anchored and across_scripts and in_prose(reading, window_facts) and every_part_tied(claim)
         needed = 0.0 if other_language else threshold
         # windows that hold every fact and enough words come first; among them a longer window must earn its
         # place, so the quote is the sentence itself rather than its neighbours too
@@ -359,26 +359,3 @@ def check_claim(
         tuple(best_contrasted),
         denial_on_claim,
     )
-
-
-@functools.lru_cache(maxsize=1024)
-def _every_part_tied(claim: str) -> bool:
-    """Whether every part of ``claim`` between its commas states a fact, or says too little to need one: across
-    languages a claim's facts carry the check, and a part holding none says what no check reads ("Persona AR, who is
-    good at sports, has kept up dancing for 11 years" against "ダンスを11年続けています")."""
-    return all(facts_of(part) or word_count(part) < UNTIED_PART_WORDS for part in _CLAUSE.split(claim))
-
-
-def _names_together(stated: Sequence[Fact], names_said: str, reading: str) -> bool:
-    """Whether one line or sentence of ``reading`` writes a name of ``names_said`` in the other script (Italy,
-    イタリア) beside another name ``stated``, when the claim states another: "AA: 私はイタリアとかに行ってました"
-    ties "AA names Italy"; "場所: トヨタ自動車" is not where Hiroshi Nozue is from, and in "AB: …どこに行かれたん
-    ですか?\nAA: 私はイタリアとかに…" AB is not the one who went to Italy."""
-    for start, end in sentence_spans(reading):
-        for line in reading[start:end].splitlines():
-            heard = heard_in(names_said, line)
-            found = plain_text("\n".join([line, *heard]))
-            others = [f for f in stated if f.kind == "name" and f.text not in heard]
-            if heard and (not others or any(fact_found(f, facts_of(line), found) for f in others)):
-                return True
-    return False

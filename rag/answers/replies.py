@@ -18,6 +18,7 @@ from dataclasses import replace
 from enum import Enum
 
 from rag.answers.bounds import bounded_above, bounded_below
+from rag.answers.claim_polarity import parts_of_mixed_polarity
 from rag.answers.claims import ClaimCheck, check_claim
 from rag.answers.facts import Fact, facts_of, plain_text
 from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, is_yes_no_question, strip_markers, support
@@ -28,7 +29,6 @@ from rag.answers.polarity import (
     holds_words,
     is_negated,
     negation_count,
-    parts_of_mixed_polarity,
     predicate_words,
 )
 
