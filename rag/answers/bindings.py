@@ -340,7 +340,7 @@ def said_by_another(claim: str, reading: str) -> tuple[str, str] | None:
     words = content_tokens(claim) - {speaker.casefold() for speaker in speakers}
     shared = [(len(words & content_tokens(said)), speaker) for speaker, said in turns]
     best = max(count for count, _speaker in shared)
-    own = max(count for count, speaker in shared if speaker == claimed) if claimed in speakers else 0
+    own = max(count for count, speaker in shared if speaker == claimed)  # a speaker of the reading, so it has a line
     if best == 0 or own >= OWN_LINE_SHARE * best:
         return None  # the claimed speaker's own line holds about as much: 連絡取ってました of "…連絡を取り合っていた"
-    return claimed, sorted(speaker for count, speaker in shared if count == best)[0]
+    return claimed, min(speaker for count, speaker in shared if count == best)

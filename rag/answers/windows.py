@@ -40,9 +40,9 @@ def list_lead_in(evidence: str, sentence: str, lead_in: str = "") -> str:
 SPEAKER = re.compile(r"^\s*[\w.-]{1,20}\s*[:：]\s*")
 """A speaker's name or a field's label before what is said of it: "AB: …", "場所: …", "Date: …"."""
 FIELD_NAME = re.compile(r"^[ \t]*[A-Za-z][\w.-]{0,24}(?: [A-Za-z][\w.-]{0,24}){0,2}[ \t]*[:：]", re.MULTILINE)
-"""A Latin field name opening a line ("persona:", "interlocutor_id:", "evaluations satisfaction:", "conversation
-time:"): unlike ``SPEAKER`` it is never Japanese, so
-taking it out of a Japanese record leaves the record's values, which say what language the record is in."""
+"""A Latin field name opening a line ("persona:", "interlocutor_id:", "evaluations satisfaction:"): unlike
+``SPEAKER`` it is never Japanese, so taking it out of a Japanese record leaves the record's values, which say what
+language the record is in."""
 
 
 def speaker_of(evidence: str, start: int) -> str:

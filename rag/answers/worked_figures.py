@@ -53,11 +53,7 @@ def worked_difference(question: str, claims: Sequence[ClaimVerdict], language: L
     figure without a unit may be a section number)."""
     if not asks_difference(question):
         return None
-    asked = {f.value for f in facts_of(question)}
-    found: dict[str, tuple[Fact, tuple[int, ...]]] = {}
-    for fact, cited in _supported_numbers(claims):
-        if fact.value not in asked and _amount(fact) is not None:
-            found.setdefault(fact.value, (fact, cited))
+    found = _stated_figures(question, claims)
     units = {_unit(fact) for fact, _ in found.values()}
     if len(found) != 2 or len(units) != 1 or units == {""}:
         return None
@@ -91,11 +87,8 @@ def worked_total(question: str, claims: Sequence[ClaimVerdict], language: Langua
     whole and its part: "$390,000,000, of which $160,000,000")."""
     if not asks_total(question):
         return None
-    asked = {f.value for f in facts_of(question)}
-    found: dict[str, tuple[Fact, tuple[int, ...]]] = {}
-    for fact, cited in _supported_numbers(claims):
-        if fact.value not in asked and _amount(fact) is not None and _unit(fact):  # "一つ目" counts nothing
-            found.setdefault(fact.value, (fact, cited))
+    # a bare number ("一つ目") counts nothing
+    found = {value: figure for value, figure in _stated_figures(question, claims).items() if _unit(figure[0])}
     units = {_unit(fact) for fact, _ in found.values()}
     passages = list(dict.fromkeys(n for _fact, cited in found.values() for n in cited))
     if len(found) < 2 or len(units) != 1 or len(passages) < len(found):
@@ -106,6 +99,17 @@ def worked_total(question: str, claims: Sequence[ClaimVerdict], language: Langua
         terms=" + ".join(fact.text for fact in figures), result=_written_like(figures[0], total)
     )
     return ClaimVerdict(line, "computed", tuple(passages))
+
+
+def _stated_figures(question: str, claims: Sequence[ClaimVerdict]) -> dict[str, tuple[Fact, tuple[int, ...]]]:
+    """The amounts the answer's supported claims state besides the question's own, once each, with the passages
+    their claims cite."""
+    asked = {f.value for f in facts_of(question)}
+    found: dict[str, tuple[Fact, tuple[int, ...]]] = {}
+    for fact, cited in _supported_numbers(claims):
+        if fact.value not in asked and _amount(fact) is not None:
+            found.setdefault(fact.value, (fact, cited))
+    return found
 
 
 def _supported_numbers(claims: Sequence[ClaimVerdict]) -> list[tuple[Fact, tuple[int, ...]]]:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rag.ingest.metadata import iso_date
+from rag.ingest.metadata import iso_date, writes_japanese
 from rag.ingest.parsing.flat import flatten_record
 from rag.ingest.text_cleanup import normalize_text
 from rag.records import Block, Chunk, ParsedDocument, Scalar
@@ -151,11 +151,8 @@ def _time_line(turns: Sequence[Turn]) -> list[str]:
         return []
     first, last = times[0], times[-1]
     span = first if first == last else f"{first} – {last.removeprefix(first[:11])}"
-    japanese = any(_KANA.search(turn.text) for turn in turns)
+    japanese = any(writes_japanese(turn.text) for turn in turns)
     return [f"会話の日時: {span}" if japanese else f"conversation time: {span}"]
-
-
-_KANA = re.compile("[\u3040-\u30ff]")
 
 
 def chat_metadata(turns: Sequence[Block]) -> dict[str, Scalar]:

@@ -48,7 +48,7 @@ class _Walker:
         self.flush()
         parent = tag.find_parent(["ol", "ul"])
         if parent is not None and parent.name == "ol":
-            siblings = [li for li in parent.find_all("li", recursive=False)]
+            siblings = list(parent.find_all("li", recursive=False))
             start = str(parent.get("start") or "1")
             number = (int(start) if start.isdigit() else 1) + (siblings.index(tag) if tag in siblings else 0)
             self.marker = f"{number}. "
