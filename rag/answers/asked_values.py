@@ -104,13 +104,32 @@ def gives_body(text: str) -> bool:
     return bool(_EN_BODY.search(text) or _JA_BODY.search(text))
 
 
+_DEFAULT = re.compile(
+    r"\bdefault(?:s|ed)?\b|\binitial(?:ly|\s+value|\s+setting)\b|\bstandard\s+(?:setting|value)s?\b"
+    r"|\bunless\s+(?:otherwise\s+)?(?:specified|set|given|changed|configured)\b"
+    r"|既定|デフォルト|初期値|初期設定|省略時|標準(?:で|では|の設定)",
+    re.IGNORECASE,
+)
+"""Words that say a value is the one that holds when nobody sets another: "default", "by default", "initially",
+"the standard setting",
+既定, デフォルト, 初期値, 省略時, 標準で."""
+
+
+def speaks_of_default(text: str) -> bool:
+    """Whether ``text`` speaks of a default value (``_DEFAULT``): asks for one, or says which value is one."""
+    return bool(_DEFAULT.search(text))
+
+
 def gives_asked_value(question: str) -> Callable[[str], bool] | None:
     """Whether a sentence gives the kind of value ``question`` asks for (a date for when, a place for where, an
-    organisation for which agency), or None when it asks for no such kind."""
+    organisation for which agency, a default when it asks for the default), or None when it asks for no such
+    kind."""
     if asks_when(question):
         return gives_date
     if asks_where(question):
         return gives_place
     if asks_which_body(question):
         return gives_body
+    if speaks_of_default(question):
+        return speaks_of_default
     return None

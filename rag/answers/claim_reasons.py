@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.answers.added_words import added_words_unsaid
+from rag.answers.asked_values import speaks_of_default
 from rag.answers.bindings import (
     bound_elsewhere,
     paired_respectively,
@@ -26,7 +27,12 @@ from rag.answers.claim_words import about_elsewhere, asked_unsaid, purpose_unsai
 from rag.answers.contrast import alone_among_others, any_against_exclusive, difference_denied, one_side_only, set_aside
 from rag.answers.facts import Fact
 from rag.answers.faithfulness import content_tokens
-from rag.answers.pairings import mapped_respectively_elsewhere, values_swapped
+from rag.answers.pairings import (
+    counted_elsewhere,
+    mapped_respectively_elsewhere,
+    record_value_of_another,
+    values_swapped,
+)
 from rag.answers.quantifiers import widened_unsaid
 from rag.answers.scope import former_state
 
@@ -104,6 +110,10 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
         return "the cited text does not say " + unsaid
     if said := said_of_names(claim, read.stated, reading, read.named):
         return f"the cited text only names them; it does not say {', '.join(said[:4])}"
+    if topic and speaks_of_default(topic) and speaks_of_default(claim) and not speaks_of_default(read.evidence):
+        # asked for the default Secure SRAM size, "既定値（デフォルト）は96 kBです" on "…select Secure SRAM Size (0 to
+        # 96 kB in 8 kB increments)": the passage gives a range and says nothing of a default
+        return "the cited text does not say which value is the default"
     if bound := bound_elsewhere(read.facts, read.read_with, reading):
         return f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
     if speaker := said_by_another(claim, reading):
@@ -132,6 +142,10 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
         return f"the cited text says it holds irrespective of {moot}"
     if swapped_pair := values_swapped(read.facts, claim, reading):
         return f"the cited text gives {swapped_pair[0].text} and {swapped_pair[1].text} the other way round"
+    if record := record_value_of_another(claim, reading):
+        return f"the cited text gives {record[1]} to another entry; {record[0]}'s is {record[2]}"
+    if counted := counted_elsewhere(claim, reading):
+        return f"the cited text counts the {counted[1]} as {counted[2]}; it gives {counted[0]} for something else"
     if mapped := mapped_respectively_elsewhere(claim, read.evidence):  # the whole sentence, past a line break
         return f"the cited text gives {mapped[1]} to another item than {mapped[0]} ('respectively')"
     if paired := paired_respectively(read.facts, reading):

@@ -302,8 +302,11 @@ def purpose_unsaid(
 UNTIED_PART_WORDS = 2
 """Words a part of a claim (between commas) may say without a fact of its own and still be checked across languages:
 "Yes", "However", "In short" say nothing a check would miss."""
-_CLAUSE = re.compile(r"(?:,(?!\d{3})|[;、，；])\s*")
-"""Where a part of a claim ends for ``every_part_tied``: a comma (not inside 1,200), a semicolon, 、 or ，."""
+_CLAUSE = re.compile(
+    r"(?:,(?!\d{3})|[;、，；])\s*|\s+(?=(?:because|since|so that|although|though|whereas|but)\s)", re.IGNORECASE
+)
+"""Where a part of a claim ends for ``every_part_tied``: a comma (not inside 1,200), a semicolon, 、 or ，, and before
+a reason or a contrast ("…drawn to Europe | because it was a place where she could meet friends and family")."""
 
 
 @functools.lru_cache(maxsize=1024)

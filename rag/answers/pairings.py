@@ -1,9 +1,11 @@
 """Values given pairwise: which of two values, or of a list's values, goes with which thing.
 
 A claim may hold every value and every word of its evidence and still pair them wrongly: "1 zw = 9.16443 pt、1 zh =
-9.62216 pt" swaps the manual's two values (``values_swapped``), and "\\char\\euc"B0A5 は「喜」です" gives the second
-item of a "respectively" sentence the first item's value (``mapped_respectively_elsewhere``). Which thing a single
-fact is given for is ``rag.answers.bindings``.
+9.62216 pt" swaps the manual's two values (``values_swapped``); "\\char\\euc"B0A5 は「喜」です" gives the second
+item of a "respectively" sentence the first item's value (``mapped_respectively_elsewhere``); "100 sequences, each
+with 16 tracks" counts the tracks with the number the brochure gives the MIDI channels (``counted_elsewhere``); and
+"Ryo Iimura attended from NEC Solution Innovators" gives him the company of the names before him on the attendee
+list (``record_value_of_another``). Which thing a single fact is given for is ``rag.answers.bindings``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from collections.abc import Sequence
 from rag.answers.bindings import CLAUSE_END
 from rag.answers.fact_matching import fact_found, same_fact, significant_digits
 from rag.answers.facts import Fact, facts_of, plain_text, words_besides
-from rag.answers.faithfulness import content_tokens
+from rag.answers.faithfulness import content_tokens, normalize
+from rag.answers.polarity import word_stem
 
 
 def values_swapped(facts: Sequence[Fact], claim: str, reading: str) -> tuple[Fact, Fact] | None:
@@ -75,4 +78,141 @@ def mapped_respectively_elsewhere(claim: str, reading: str) -> tuple[str, str] |
                     continue
                 if other := next((value for j, value in enumerate(values) if j != i and value in said), None):
                     return item, other
+    return None
+
+
+COUNTED_WORDS = 3
+"""Words after a number that may name what it counts: "32 simultaneous, polyphonic tracks"."""
+_COUNT_TOKEN = re.compile(
+    r"(?P<number>(?<![\w.,$])\d{1,3}(?:,\d{3})+(?![\d.])|(?<![\w.,$])\d+(?![\d.,]?\d))"
+    r"|(?P<word>[A-Za-z][A-Za-z-]*)|(?P<stop>[.;:()\[\]?!])"
+)
+"""A whole number (not part of a version, a decimal or a code), a Latin word, or a mark that ends a noun phrase."""
+_NOT_COUNTED = frozenset(
+    "each with of and or per in on at to for from by is are was were be has have had that which than more less "
+    "times percent up over under about around nearly almost".split()
+)
+"""Words after a number that end what it counts ("100 sequences, each with…") or make it no count ("3 times")."""
+_YEAR_LIKE = re.compile(r"(?:1[6-9]|20)\d\d")
+
+
+def _counts(text: str) -> list[tuple[str, list[str]]]:
+    """Each whole number of ``text`` with the words after it that may name what it counts (up to ``COUNTED_WORDS``,
+    up to a word in ``_NOT_COUNTED``, a mark or another number); years aside."""
+    tokens = list(_COUNT_TOKEN.finditer(text))
+    found = []
+    for i, token in enumerate(tokens):
+        number = token["number"]
+        if number is None or _YEAR_LIKE.fullmatch(number):
+            continue
+        words: list[str] = []
+        for after in tokens[i + 1 : i + 1 + COUNTED_WORDS]:
+            word = after["word"]
+            if word is None or word.lower() in _NOT_COUNTED:
+                break
+            words.append(word.lower())
+        if words:
+            found.append((number.replace(",", ""), words))
+    return found
+
+
+def counted_elsewhere(claim: str, reading: str) -> tuple[str, str, str] | None:
+    """``(number, counted, other)`` when the claim counts a thing with a number the evidence gives for something else,
+    and the evidence counts that thing with ``other``: "It holds 100 sequences, each with 16 tracks" against "Each of
+    the 100 sequences contains 32 simultaneous, polyphonic tracks. Each track may be assigned to one of 16 MIDI
+    channels." What a number counts is the last of the words right after it in the claim ("16 tracks": tracks) and
+    any of them in the evidence (simultaneous, polyphonic, tracks); word forms match by stem."""
+    given: dict[str, set[str]] = {}
+    counters: dict[str, set[str]] = {}
+    for number, words in _counts(reading):
+        stems = {word_stem(word) for word in words}
+        given.setdefault(number, set()).update(stems)
+        for stem in stems:
+            counters.setdefault(stem, set()).add(number)
+    for number, words in _counts(claim):
+        counted = word_stem(words[-1])
+        if number not in given or counted in given[number]:
+            continue
+        if others := sorted(counters.get(counted, set()) - {number}):
+            return number, words[-1], others[0]
+    return None
+
+
+_RECORD_MARK = re.compile(r"\s*[–—]\s*|\s+-\s+|(?<!\d)\s*[:：]\s*(?!\d)")
+"""What joins a record's name to its value on a line: a dash ("Ryo Iimura – Macnica", also several records run into
+one line) or a colon ("※提供元:OpenChain Japan WG(FAQ Subgroup)"), not the colon of a time (13:30)."""
+_ASIDE_OPENS = re.compile(r"\s*[(（\[]")
+MIN_RECORD_PART = 2
+"""Characters a record's name or value must have to be matched in a claim: "協力" is a name, "AA" (a speaker) and "1"
+are left to other checks."""
+_LATIN_NAME_MIN = 3
+
+
+def _records(reading: str) -> list[tuple[str, str]]:
+    """``(before, after)`` for every record mark of the reading's lines: the line's text since the mark before (which
+    ends with this record's name) and its text up to the next mark (which opens with its value)."""
+    found = []
+    for line in reading.splitlines():
+        marks = list(_RECORD_MARK.finditer(line))
+        for i, mark in enumerate(marks):
+            start = marks[i - 1].end() if i else 0
+            end = marks[i + 1].start() if i + 1 < len(marks) else len(line)
+            before, after = line[start : mark.start()].strip(), line[mark.end() : end].strip()
+            if before and after:
+                found.append((before, after))
+    return found
+
+
+def _name_in(before: str, claim: str) -> tuple[int, str]:
+    """Where the claim's writing of the record's name ends, and that name: the longest ending of ``before`` (whole
+    words in Latin script) that it holds; ``(-1, "")`` when it holds none."""
+    words = before.split()
+    endings = [" ".join(words[i:]) for i in range(len(words))] if before.isascii() else []
+    endings += [before[i:] for i in range(len(before)) if not before[i:].isascii()]
+    for ending in sorted(set(endings), key=len, reverse=True):
+        shortest = _LATIN_NAME_MIN if ending.isascii() else MIN_RECORD_PART
+        if len(ending) < shortest or not any(ch.isalpha() for ch in ending):
+            continue
+        if ending.isascii():
+            found = re.search(rf"(?<![\w]){re.escape(ending)}(?![\w])", claim)
+            if found:
+                return found.end(), ending
+        elif (at := claim.find(ending)) >= 0:
+            return at + len(ending), ending
+    return -1, ""
+
+
+def _value_openings(after: str) -> list[str]:
+    """The ways a claim may write the value a record's text opens with, longest first: the text before any aside
+    ("OpenChain Japan WG" of "OpenChain Japan WG(FAQ Subgroup)"), and its leading words in Latin script ("NEC
+    Solution Innovators" of "NEC Solution Innovators Naomichi Shima", where the next record's name follows)."""
+    value = _ASIDE_OPENS.split(after, maxsplit=1)[0].strip()
+    words = value.split()
+    openings = [" ".join(words[:k]) for k in range(len(words), 0, -1)] if value.isascii() else [value]
+    return [o for o in openings if len(o) >= max(MIN_RECORD_PART, _LATIN_NAME_MIN if o.isascii() else 0)]
+
+
+def record_value_of_another(claim: str, reading: str) -> tuple[str, str, str] | None:
+    """``(name, value, its own)`` when the claim gives a record's name the value the evidence gives another record:
+    "Ryo Iimura attended from NEC Solution Innovators" against the minutes' line "… Takuya Takeichi– NEC Solution
+    Innovators Ryo Iimura – Macnica", or "提供元はオープンソースライセンス研究所で" against "※提供元:OpenChain Japan
+    WG(FAQ Subgroup)" and "※協力 :オープンソースライセンス研究所". The value the claim gives a name is the first
+    record value written after it in the same clause; one written before it ("…研究所が協力しています") is left be."""
+    said = normalize(claim)
+    records = [(normalize(before), normalize(after)) for before, after in _records(reading)]
+    if len(records) < 2:
+        return None
+    openings = [_value_openings(after) for _before, after in records]
+    for clause in CLAUSE_END.split(said):
+        for (before, after), own in zip(records, openings, strict=True):
+            at, name = _name_in(before, clause)
+            if at < 0:
+                continue
+            rest = clause[at:]
+            given = [(rest.find(o), o, k) for k, values in enumerate(openings) for o in values if o in rest]
+            if not given:
+                continue
+            _pos, value, k = min(given, key=lambda g: (g[0], -len(g[1])))
+            if value not in after and not any(value in o or o in value for o in own):
+                return name, value, own[0] if own else after
     return None

@@ -167,7 +167,24 @@ def adds_nothing(claim: str, question: str) -> bool:
     if is_yes_no_question(question):
         return False
     claim = _PLACEHOLDER.sub(" ", claim)
-    return adds_no_fact(claim, question) and content_tokens(claim) <= content_tokens(question)
+    asked = content_tokens(question)
+    return adds_no_fact(claim, question) and all(_one_of(word, asked) for word in content_tokens(claim))
+
+
+def _one_of(word: str, asked: set[str]) -> bool:
+    """Whether ``word`` is one of the ``asked`` words or a form of one: "persona AH studies as a student" hands back
+    "What subject does persona AH study as a student?"."""
+    if word in asked:
+        return True
+    stem = word_stem(word)
+    return (
+        word.isascii()
+        and word.isalpha()
+        and any(
+            other.isascii() and (word_stem(other).startswith(stem) or stem.startswith(word_stem(other)))
+            for other in asked
+        )
+    )
 
 
 def restates(claim: str, question: str) -> bool:

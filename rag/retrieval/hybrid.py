@@ -45,6 +45,11 @@ DEFINITION_BOOST = 0.5
 OVERFETCH_MARGIN = 1.5
 OVERFETCH_MAX = 1500
 NAMED_SOURCES_SEARCHED = 2  # sources a question names that are searched on their own (the best named first)
+UNNAMED_BEST_PLACE = 1
+"""Place (from 0) that the best candidate before the lift for named sources keeps at least when its source is not
+named (``_boost_named_sources``): second, so the first two passages, all the embedded model's context may hold, read
+the named source and the best answer by meaning. On the realdocs golden sets it put the answer in the context of 3
+more of 140 answerable questions and took it out of none."""
 NAMED_SOURCE_K = 5  # nearest chunks taken from each of them
 
 
@@ -312,11 +317,21 @@ def _boost_named_sources(fused: list[Fused], chunks: dict[str, Chunk], named: di
     A question that names two or more sources in full asks about each: "did the author of 『OpenChain仕様書詳細解説』
     attend the 2018年6月13日 meeting?" needs the commentary and the minutes. The best candidate of each such source
     comes first (in score order), so the answer reads both; lifted alike, the commentary's passages filled the
-    context."""
+    context.
+
+    A name may only set the scene: "The OSS compliance pamphlet encourages giving bug fixes back… Do most OSS
+    licences actually require you to hand modified source code back?" is answered by the licence FAQ, the best
+    candidate before the lift, which every page of the pamphlet passed. The best candidate of a source not named
+    keeps place ``UNNAMED_BEST_PLACE`` at least, behind the named source's best, so the context reads both."""
     if not named:
         return fused
     lifted = [replace(f, score=f.score + NAME_BOOST * named.get(chunks[f.chunk_id].source, 0.0)) for f in fused]
     lifted.sort(key=lambda f: -f.score)
+    best = fused[0].chunk_id
+    if chunks[best].source not in named and all(f.chunk_id != best for f in lifted[: UNNAMED_BEST_PLACE + 1]):
+        kept = next(f for f in lifted if f.chunk_id == best)
+        rest = [f for f in lifted if f is not kept]
+        lifted = [*rest[:UNNAMED_BEST_PLACE], kept, *rest[UNNAMED_BEST_PLACE:]]
     in_full = {source for source, share in named.items() if share >= 1.0}
     if len(in_full) < 2:
         return lifted

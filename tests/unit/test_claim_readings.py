@@ -6,25 +6,18 @@ shown as verified, or a right one that was refused, before its fix."""
 from __future__ import annotations
 
 import pytest
-from test_claims import chunk_with, needs_realdocs
+from test_claims import checked_on, needs_realdocs
 
-from rag.answers.citations import Passage
 from rag.answers.fact_matching import fact_found
 from rag.answers.facts import facts_of
 from rag.answers.faithfulness import content_tokens
 from rag.answers.scope import former_state
-from rag.answers.verification import CheckedAnswer, check_answer
 
 _TOOLCHAINS = ("en_mtower_functionality_description.md", "Toolchain Selection")
 _WHICH_TOOLCHAINS = "Which toolchains can be selected for building mTower?"
 _HIGHER_COURT = ("ja_mhlw_worker_status_caselaw_method.pdf", "上級審の判断がある裁判例については")
 _IP_TRAINING = ("ja_oss_training_case_analysis.xlsx", "そもそもソフトウェアとは")
 _OPTIMIZATION = ("en_mtower_functionality_description.md", "Default is optimization level 1")
-
-
-def _checked(passage: tuple[str, str], question: str, answer: str) -> CheckedAnswer:
-    chunk = chunk_with(*passage)
-    return check_answer(answer, question, [Passage(1, chunk, chunk.text)])
 
 
 @needs_realdocs
@@ -61,7 +54,7 @@ def test_a_word_that_widens_what_the_passage_says_is_not_verified(
 ) -> None:
     """Each wrong answer keeps every fact and most words of its passage and adds one word that widens it; all four
     were verified."""
-    checked = _checked(passage, question, answer)
+    checked = checked_on(passage, question, answer)
     assert checked.main_claim_failed
     assert f"'{widened}'" in checked.claims[0].reason
 
@@ -96,7 +89,7 @@ def test_a_word_that_widens_what_the_passage_says_is_not_verified(
 def test_a_widening_word_the_passage_backs_is_verified(passage: tuple[str, str], question: str, answer: str) -> None:
     """The right answers beside them: no widening word, or one a sentence of the passage backs, in its own word or
     by saying the others are not."""
-    checked = _checked(passage, question, answer)
+    checked = checked_on(passage, question, answer)
     assert not checked.main_claim_failed, checked.claims[0].reason
 
 
@@ -133,7 +126,7 @@ def test_a_two_part_answer_is_read_part_by_part_on_its_row(
     "Implemented | Comments": the right answers were refused as a yes that denies what it is asked, as a claim whose
     denial the yes cell contradicts, and (in Japanese) because an English row cannot write 「テスト」 as the question
     does."""
-    checked = _checked(passage, question, answer)
+    checked = checked_on(passage, question, answer)
     assert checked.main_claim_failed is not shown, checked.claims[0].reason
 
 
@@ -159,7 +152,7 @@ _WITHIN_WHAT_PERIOD = (
 def test_a_denial_lifted_by_unless_requires_its_condition(answer: str, shown: bool) -> None:
     """ "…shall not be entertained unless commenced within 10 years after the latest date of the violation…": the
     requirement was refused as a flipped polarity, and its denial verified."""
-    checked = _checked(_LIMITATIONS, _WITHIN_WHAT_PERIOD, answer)
+    checked = checked_on(_LIMITATIONS, _WITHIN_WHAT_PERIOD, answer)
     assert checked.main_claim_failed is not shown, checked.claims[0].reason
 
 
@@ -172,14 +165,14 @@ def test_a_bulleted_line_is_a_sentence_of_its_own() -> None:
     """ "• The 'verbatim' argument type v is not available." followed "…types m, r or R." as part of one sentence,
     and the long opening sentence about expandable commands, sharing as many words, was compared instead: the right
     "No" was refused and the wrong "Yes" verified. The quote is the bullet."""
-    right = _checked(
+    right = checked_on(
         _EXPANDABLE,
         _VERBATIM,
         "No, the verbatim argument type v is not available for expandable document commands [1].",
     )
     assert not right.main_claim_failed, right.claims[0].reason
     assert right.citations[0].quote.startswith("• The ‘verbatim’ argument type v is not available")
-    wrong = _checked(
+    wrong = checked_on(
         _EXPANDABLE, _VERBATIM, "Yes, the verbatim argument type v is available for expandable document commands [1]."
     )
     assert wrong.main_claim_failed
@@ -193,13 +186,13 @@ def test_a_chat_line_goes_to_another_speaker_only_when_it_holds_clearly_more_of_
         "チャット00004で、ABさんは夫がイギリスに駐在していた遠距離恋愛の間、連絡をどのくらい取っていたと"
         "言っていますか？"
     )
-    right = _checked(
+    right = checked_on(
         ("ja_chat_realpersonachat_00004.json", "だいぶ小まめに連絡取ってました"),
         question,
         "ABさんは、遠距離の間もかなりこまめに連絡を取り合っていたと話しています[1]。",
     )
     assert not right.main_claim_failed, right.claims[0].reason
-    swapped = _checked(
+    swapped = checked_on(
         ("ja_chat_realpersonachat_00004.json", "趣味は旅行です"),
         "チャット00004で、AAさんは自分の趣味を何だと言っていますか？",
         "ABさんは、趣味は旅行だと言っています[1]。",
@@ -216,14 +209,14 @@ def test_a_name_written_as_code_must_be_in_the_quote() -> None:
     """The model's "use the `hashes` option" was shown with "\\listfiles [⟨options⟩] If this command is placed in
     the preamble…", which names no option: the quote now holds "hashes Adds the MD5 hash for each file", and an
     option the text does not give is refused."""
-    right = _checked(
+    right = checked_on(
         _LISTFILES,
         _CHECKSUM,
         "To print an MD5 checksum for every file read by \\listfiles, use the `hashes` option [1].",
     )
     assert not right.main_claim_failed, right.claims[0].reason
     assert "hashes Adds the MD5 hash" in right.citations[0].quote
-    wrong = _checked(
+    wrong = checked_on(
         _LISTFILES,
         _CHECKSUM,
         "To print an MD5 checksum for every file read by \\listfiles, use the `checksums` option [1].",
@@ -251,11 +244,11 @@ def test_a_list_item_s_name_is_not_bound_to_another_item_s_words() -> None:
         "まとめたものですか？"
     )
     classes = ("ja_w3c_jlreq_line_composition.html", "行頭禁則約物類")
-    wrong = _checked(
+    wrong = checked_on(
         classes, question, "行頭禁則約物類（cl-iii）は、JLReqの「ルビ付き」文字クラスをまとめたものです[1]。"
     )
     assert wrong.main_claim_failed
-    right = _checked(
+    right = checked_on(
         classes,
         question,
         "行頭禁則約物類（cl-iii）は、ハイフン類（cl-03）、区切り約物（cl-04）、後置省略記号（cl-13）をまとめたものです[1]。",
@@ -277,9 +270,9 @@ def test_a_reversed_order_is_not_verified() -> None:
     """ "Processors are applied from right to left": "They run from left to right" holds every word of it."""
     processors = ("en_latex_usrguide.pdf", "Processors are applied from right to left")
     question = "If several argument processors are given for one argument, in what order are they applied?"
-    wrong = _checked(processors, question, "They are applied from left to right [1].")
+    wrong = checked_on(processors, question, "They are applied from left to right [1].")
     assert wrong.main_claim_failed and "right to left" in wrong.claims[0].reason
-    right = _checked(processors, question, "They are applied from right to left [1].")
+    right = checked_on(processors, question, "They are applied from right to left [1].")
     assert not right.main_claim_failed, right.claims[0].reason
 
 
@@ -290,10 +283,10 @@ def test_a_bare_date_holds_on_the_line_that_dates_the_conversation() -> None:
     evidence writes, and the answer's 年, 8, 月 as words "2022-08-06" does not. A wrong day is still refused."""
     question = "チャット00004の会話は、何年何月何日に行われたものですか？"
     dated = ("ja_chat_realpersonachat_00004.json", "会話の日時")
-    right = _checked(dated, question, "2022年8月6日[1]。")
+    right = checked_on(dated, question, "2022年8月6日[1]。")
     assert not right.main_claim_failed, right.claims[0].reason
     assert "2022-08-06" in right.citations[0].quote
-    assert _checked(dated, question, "2022年8月7日[1]。").main_claim_failed
+    assert checked_on(dated, question, "2022年8月7日[1]。").main_claim_failed
 
 
 def test_an_interrogative_is_no_word_to_find_in_evidence() -> None:
@@ -329,7 +322,7 @@ def test_a_department_is_found_where_the_text_names_it_the_other_way_round() -> 
 def test_a_word_that_only_looks_like_a_backing_backs_no_widening(
     passage: tuple[str, str], question: str, answer: str
 ) -> None:
-    checked = _checked(passage, question, answer)
+    checked = checked_on(passage, question, answer)
     assert checked.main_claim_failed
 
 

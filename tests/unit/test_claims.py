@@ -23,7 +23,7 @@ from rag.answers.faithfulness import is_yes_no_question, split_sentences
 from rag.answers.polarity import asks_negatively, is_negated
 from rag.answers.premises import premises
 from rag.answers.replies import Stance, check_reply
-from rag.answers.verification import ONLY_ASKS_REASON, check_answer
+from rag.answers.verification import ONLY_ASKS_REASON, CheckedAnswer, check_answer
 from rag.ingest.chunking import chunk_document
 from rag.ingest.parsing import parse_file
 from rag.models.embedding import Embedder
@@ -56,6 +56,12 @@ def chunk_with(name: str, *needles: str) -> Chunk:
         if all(needle in chunk.text for needle in needles):
             return chunk
     raise AssertionError(f"no chunk of {name} holds {needles}")
+
+
+def checked_on(passage: tuple[str, str], question: str, answer: str) -> CheckedAnswer:
+    """``answer`` to ``question`` checked against one passage: the chunk of ``passage[0]`` holding ``passage[1]``."""
+    chunk = chunk_with(*passage)
+    return check_answer(answer, question, [Passage(1, chunk, chunk.text)])
 
 
 @needs_realdocs

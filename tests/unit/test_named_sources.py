@@ -11,6 +11,7 @@ from pathlib import Path
 
 from test_claims import REALDOCS, needs_realdocs
 
+from rag.models.embedding import Embedder
 from rag.retrieval.named_sources import (
     NAMED_SHARE,
     SourceNames,
@@ -33,6 +34,13 @@ SOURCES = [
 
 def _words(text: str) -> list[str]:
     return [w.lower().rstrip("s") for w in text.replace("-", " ").replace("'", " ").split()]
+
+
+def _indexed(docs: Path, tmp_path: Path, models_dir: Path, embedder: Embedder) -> RagService:
+    """A service over a fresh index of ``docs``."""
+    service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=embedder)
+    service.index_paths([docs])
+    return service
 
 
 def test_a_question_names_the_file_whose_name_words_it_uses() -> None:
@@ -120,8 +128,7 @@ def test_an_english_question_naming_a_japanese_table_finds_the_row_that_answers_
     make_csv(docs / "ja_digital_agency_machine_readability_rules.csv", RULES[0], RULES[1:])
     for name, text in ENGLISH.items():  # English pages sharing words, not meaning, with the question
         (docs / name).write_text(text, encoding="utf-8")
-    service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=e5_embedder)
-    service.index_paths([docs])
+    service = _indexed(docs, tmp_path, models_dir, e5_embedder)
 
     hits = service.search(
         "Which rule ID in the Digital Agency machine-readability rules says the header row should be the very "
@@ -146,8 +153,7 @@ def test_a_question_names_a_document_by_the_title_it_gives_itself(
              metadata={"title": "社内OSS利用ガイドライン"})  # fmt: skip
     make_pdf(docs / "scan_0413.pdf", ["社内でOSSを利用する申請は、利用開始の30日前までに必要です。"],
              metadata={"title": "外部委託開発の手引き"})  # fmt: skip
-    service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=e5_embedder)
-    service.index_paths([docs])
+    service = _indexed(docs, tmp_path, models_dir, e5_embedder)
     assert service.chunks_of("docs/scan_0412.pdf")[0].extra[DOC_TITLE] == "社内OSS利用ガイドライン"
 
     hits = service.search(
@@ -231,8 +237,7 @@ def test_a_question_naming_a_guide_and_a_meeting_reads_both(tmp_path: Path, mode
         "本ガイドラインの作成者は、OSS教育の会合で事例を共有しています。",
     ]
     make_pdf(docs / "scan_0412.pdf", guide, metadata={"title": "社内OSS利用ガイドライン"})
-    service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=e5_embedder)
-    service.index_paths([docs])
+    service = _indexed(docs, tmp_path, models_dir, e5_embedder)
 
     hits = service.search("「社内OSS利用ガイドライン」の作成者は、2018年6月13日の会合に出席していましたか？", top_k=3)
 
@@ -260,8 +265,7 @@ def test_a_question_naming_a_survey_finds_the_slide_that_answers_though_the_slid
     docs = tmp_path / "docs"
     docs.mkdir()
     make_pdf(docs / "ja_staff_survey_2024.pdf", SURVEY_DECK, metadata={"title": "Acme社員アンケート結果"})
-    service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=e5_embedder)
-    service.index_paths([docs])
+    service = _indexed(docs, tmp_path, models_dir, e5_embedder)
 
     hits = service.search(
         "In the 2024 Acme staff survey, what share of respondents said their company is publicly listed?"
@@ -290,10 +294,44 @@ def test_an_english_question_quoting_a_japanese_term_finds_the_section_that_defi
         "The rules below were first used for the term list. Who used which term first is noted in the rules.",
         encoding="utf-8",
     )
-    service = RagService(Settings(storage_dir=tmp_path / "storage", model_dir=models_dir), embedder=e5_embedder)
-    service.index_paths([docs])
+    service = _indexed(docs, tmp_path, models_dir, e5_embedder)
 
     question = "According to the simplified line composition rules, who first used the term bunsetsu (文節)?"
     hits = service.search(question)
 
     assert hits[0].chunk.text.startswith("文節とは") and "橋本進吉が最初に使用した" in hits[0].chunk.text
+
+
+PAMPHLET = [
+    "OSSコンプライアンスの手引き\n\nOSSを利用する会社は、ライセンスを守る体制を作りましょう。",
+    "ライセンスの確認\n\nOSSを製品に組み込むときは、ライセンスの条件を確認しましょう。ライセンスが分からないときは相談窓口に聞きましょう。",
+    "修正したら提供しよう\n\nOSSのバグを修正した場合は、もとのOSSの開発者へ提供することをお勧めします。提供すれば、自社で修正を保守する手間が省けます。",
+    "管理の体制\n\nどの製品にどのOSSを使ったかを記録し、会社として一元管理しましょう。",
+]
+LICENSE_FAQ = [
+    "よくある誤解集\n\n本資料は、OSSライセンスについてのよくある誤解をまとめたものです。",
+    "改変したら、コミュニティへ提供する必要あり?\n\nライセンスによりますが、多くのライセンス条件では、改変したソースコードの"
+    "コミュニティへの提供は任意であり、義務とはされていません。",
+    "著作権表示は消してよい?\n\nいいえ。多くのライセンスは、著作権表示を残すことを条件にしています。",
+]
+
+
+def test_a_question_naming_a_document_for_its_scene_still_reads_the_passage_that_answers_it(
+    tmp_path: Path, models_dir: Path, e5_embedder
+) -> None:
+    """The question names the pamphlet to say what it has read, then asks what licences in general require: the
+    FAQ's answer, the best passage by meaning, was lifted below every page of the named pamphlet and out of the
+    two passages the context had room for."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    make_pdf(docs / "oss_compliance_pamphlet.pdf", PAMPHLET)
+    make_pdf(docs / "license_misunderstandings.pdf", LICENSE_FAQ)
+    service = _indexed(docs, tmp_path, models_dir, e5_embedder)
+
+    hits = service.search(
+        "The OSS compliance pamphlet encourages giving bug fixes back to the original OSS developers. Do most OSS "
+        "licences actually require you to hand modified source code back to the community?"
+    )
+
+    assert hits[0].chunk.source == "docs/oss_compliance_pamphlet.pdf"
+    assert any("任意" in hit.chunk.text for hit in hits[:2])

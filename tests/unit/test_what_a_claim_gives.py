@@ -1,0 +1,125 @@
+"""What a claim gives for what the question asks, on real passages: the thing a number counts, a value called the
+default, and an answer that hands the question back. Each wrong answer was shown as verified before its fix; each
+right one beside it still is."""
+
+from __future__ import annotations
+
+import pytest
+from test_claims import checked_on, needs_realdocs
+
+_SEQUENCES = ("en_scan_linn_sequencer_brochure.pdf", "Each of the 100 sequences contains 32 simultaneous")
+_HOW_MANY_TRACKS = "How many sequences does the LinnSequencer hold, and how many tracks does each one have?"
+_SECURE_SRAM = ("en_mtower_functionality_description.md", "Secure SRAM size")
+_PERSONA_AH = ("ja_realpersonachat_interlocutors_sample.jsonl", "interlocutor_id: AH")
+
+
+@needs_realdocs
+@pytest.mark.parametrize(
+    ("answer", "counted"),
+    [
+        # "Each track may be assigned to one of 16 MIDI channels": 16 counts the channels
+        ("It holds 100 sequences, each with 16 tracks [1].", "counts the tracks as 32"),
+        ("It holds 32 sequences, each with 100 tracks [1].", "counts the sequences as 100"),
+    ],
+)
+def test_a_number_the_passage_gives_for_another_thing_does_not_count_what_the_claim_counts(
+    answer: str, counted: str
+) -> None:
+    checked = checked_on(_SEQUENCES, _HOW_MANY_TRACKS, answer)
+
+    assert checked.main_claim_failed
+    assert counted in checked.claims[0].reason
+
+
+@needs_realdocs
+def test_the_numbers_the_passage_gives_for_what_they_count_are_verified() -> None:
+    checked = checked_on(_SEQUENCES, _HOW_MANY_TRACKS, "It holds 100 sequences, each with 32 polyphonic tracks [1].")
+
+    assert not checked.main_claim_failed
+    assert checked.claims[0].status == "verified"
+
+
+@needs_realdocs
+def test_a_range_is_not_called_the_default_across_languages() -> None:
+    # "*Secure SRAM size* submenu allows you to select Secure SRAM Size (0 to 96 kB in 8 kB increments)"
+    question = "mTowerのビルド設定で、Secure SRAMサイズの既定値（デフォルト）はいくつになっていますか？"
+
+    checked = checked_on(_SECURE_SRAM, question, "Secure SRAMサイズの既定値（デフォルト）は96 kBです[1]。")
+
+    assert checked.main_claim_failed
+    assert "default" in checked.claims[0].reason
+
+
+@needs_realdocs
+def test_the_range_itself_is_still_verified() -> None:
+    checked = checked_on(
+        _SECURE_SRAM, "What Secure SRAM sizes can be selected for mTower?", "From 0 to 96 kB in 8 kB increments [1]."
+    )
+
+    assert not checked.main_claim_failed
+
+
+@needs_realdocs
+def test_an_answer_handing_the_question_back_in_another_word_form_answers_nothing() -> None:
+    # "interlocutor_id: AH\npersona: 私は学生である。" says AH is a student, and nothing of what AH studies
+    question = "What subject or major does persona AH study as a student?"
+
+    checked = checked_on(_PERSONA_AH, question, "persona AH studies as a student [1].")
+
+    assert checked.main_claim_failed
+
+
+@needs_realdocs
+def test_an_answer_adding_what_the_passage_says_is_not_a_restatement() -> None:
+    checked = checked_on(_PERSONA_AH, "What does persona AH do?", "Persona AH is a student [1].")
+
+    assert not checked.main_claim_failed
+
+
+_ATTENDEES = ("ja_openchain_jwg_minutes_20180613.pdf", "Ryo Iimura – Macnica")
+_FAQ_CREDITS = ("ja_oss_license_misunderstandings_faq.pdf", "オープンソースライセンス研究所")
+
+
+@needs_realdocs
+@pytest.mark.parametrize(
+    ("passage", "question", "right", "wrong"),
+    [
+        # "Makiko Hamaguchi – NEC Solution Innovators … Takuya Takeichi– NEC Solution Innovators Ryo Iimura – Macnica",
+        # four records run into one line of the attendee list
+        (
+            _ATTENDEES,
+            "According to the attendee list of the June 13, 2018 meeting, which company was Ryo Iimura from?",
+            "Ryo Iimura attended from Macnica [1].",
+            "Ryo Iimura attended from NEC Solution Innovators [1].",
+        ),
+        # "※提供元:OpenChain Japan WG(FAQ Subgroup)" and "※協力 :オープンソースライセンス研究所"
+        (
+            _FAQ_CREDITS,
+            "「OSSライセンス関連でよくある誤解」の提供元と協力者はどこですか？",
+            "提供元はOpenChain Japan WG（FAQ Subgroup）で、オープンソースライセンス研究所が協力しています[1]。",
+            "提供元はオープンソースライセンス研究所で、OpenChain Japan WGが協力しています[1]。",
+        ),
+    ],
+    ids=["attendee list", "credits"],
+)
+def test_a_record_s_name_is_not_given_the_value_of_another_record(
+    passage: tuple[str, str], question: str, right: str, wrong: str
+) -> None:
+    refused = checked_on(passage, question, wrong)
+    shown = checked_on(passage, question, right)
+
+    assert refused.main_claim_failed
+    assert "another entry" in refused.claims[0].reason
+    assert not shown.main_claim_failed
+
+
+@needs_realdocs
+def test_a_reason_added_across_languages_is_not_verified_by_the_name_beside_it() -> None:
+    # "AA: ヨーロッパ特に行ってましたね!": nothing of friends or family
+    checked = checked_on(
+        ("ja_chat_realpersonachat_00004.json", "ヨーロッパ特に行ってましたね"),
+        "In chat log 00004, which European country did AA say she felt drawn to?",
+        "AA said she felt drawn to Europe because it was a place where she could meet friends and family [1].",
+    )
+
+    assert checked.main_claim_failed
