@@ -165,6 +165,7 @@ class HybridRetriever:
         unjudged = _other_language(query, dense_hits, chunks)
         fused = self._fuse(weight, vector, dense_hits, keyword_hits, keyword_scores, unjudged, _quotes_japanese(query))
         fused = [f for f in fused if f.chunk_id in chunks]  # readers trust only committed manifest rows
+        fused = demote_index_pages(fused, chunks)
         fused = _boost_entities(query, fused, chunks, s.entity_patterns)
         fused = _boost_named_sources(fused, chunks, named)
         t4 = time.perf_counter()
@@ -342,6 +343,33 @@ def _boost_named_sources(fused: list[Fused], chunks: dict[str, Chunk], named: di
             firsts.setdefault(source, f)
     leading = list(firsts.values())
     return [*leading, *(f for f in lifted if f not in leading)]
+
+
+INDEX_PAGE_LEADER_SHARE = 0.2
+"""Share of a chunk's characters in dot leaders (". . . . 38") above which it is a table of contents or an index."""
+INDEX_PAGE_WEIGHT = 0.5
+"""What a table of contents or an index page keeps of its fused score (``demote_index_pages``)."""
+_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}|・{4,}")
+
+
+def is_index_page(text: str) -> bool:
+    """Whether ``text`` is a table of contents or an index: dot leaders make more than ``INDEX_PAGE_LEADER_SHARE``
+    of it ("\\uptexversion . . . . . . . . 38")."""
+    leaders = sum(len(found.group()) for found in _LEADER.finditer(text))
+    return leaders > INDEX_PAGE_LEADER_SHARE * len(text)
+
+
+def demote_index_pages(fused: list[Fused], chunks: dict[str, Chunk]) -> list[Fused]:
+    """Candidates that are tables of contents or index pages (``is_index_page``) at ``INDEX_PAGE_WEIGHT`` of their
+    score. They list every topic's name and answer no question, and their embeddings sit near every question's: asked
+    in Japanese why Edison's patent uses platinum leading-wires, four of five passages were the pTeX manual's index
+    and the model read no page of the patent."""
+    if not any(is_index_page(chunks[f.chunk_id].text) for f in fused):
+        return fused
+    weighed = [
+        replace(f, score=f.score * INDEX_PAGE_WEIGHT) if is_index_page(chunks[f.chunk_id].text) else f for f in fused
+    ]
+    return sorted(weighed, key=lambda f: -f.score)
 
 
 def _boost_entities(query: str, fused: list[Fused], chunks: dict[str, Chunk], patterns: dict[str, str]) -> list[Fused]:

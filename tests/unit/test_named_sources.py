@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_claims import REALDOCS, needs_realdocs
+from test_claims import REALDOCS, chunk_with, needs_realdocs
 
 from rag.models.embedding import Embedder
+from rag.retrieval.fusion import Fused
+from rag.retrieval.hybrid import demote_index_pages, is_index_page
 from rag.retrieval.named_sources import (
     NAMED_SHARE,
     SourceNames,
@@ -335,3 +337,21 @@ def test_a_question_naming_a_document_for_its_scene_still_reads_the_passage_that
 
     assert hits[0].chunk.source == "docs/oss_compliance_pamphlet.pdf"
     assert any("任意" in hit.chunk.text for hit in hits[:2])
+
+
+@needs_realdocs
+def test_an_index_page_gives_way_to_a_page_that_answers_by_meaning() -> None:
+    """Asked in Japanese why Edison's patent uses platinum leading-wires, pages of the pTeX manual's index (a command
+    name, dot leaders, a page number), close to every question by meaning, filled four of the five passages."""
+    index = chunk_with("ja_ptex_manual.pdf", "\\uptexversion . . .")
+    patent = chunk_with("en_scan_edison_patent_us223898.pdf", "Platina can only")
+    candidates = [
+        Fused(index.chunk_id, 0.30, 0.0, 1, 0.80, None, None),
+        Fused(patent.chunk_id, 0.28, 0.0, 2, 0.79, None, None),
+    ]
+
+    ranked = demote_index_pages(candidates, {index.chunk_id: index, patent.chunk_id: patent})
+
+    assert is_index_page(index.text)
+    assert not is_index_page(patent.text)
+    assert [f.chunk_id for f in ranked] == [patent.chunk_id, index.chunk_id]
