@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from rag.answers.defaults import speaks_of_default
 from rag.answers.facts import Fact, facts_of
 
 _EN_WHEN = re.compile(
@@ -102,22 +103,6 @@ def asks_which_body(question: str) -> bool:
 def gives_body(text: str) -> bool:
     """Whether ``text`` names an organisation (``_EN_BODY``, ``_JA_BODY``)."""
     return bool(_EN_BODY.search(text) or _JA_BODY.search(text))
-
-
-_DEFAULT = re.compile(
-    r"\bdefault(?:s|ed)?\b|\binitial(?:ly|\s+value|\s+setting)\b|\bstandard\s+(?:setting|value)s?\b"
-    r"|\bunless\s+(?:otherwise\s+)?(?:specified|set|given|changed|configured)\b"
-    r"|既定|デフォルト|初期値|初期設定|省略時|標準(?:で|では|の設定)",
-    re.IGNORECASE,
-)
-"""Words that say a value is the one that holds when nobody sets another: "default", "by default", "initially",
-"the standard setting",
-既定, デフォルト, 初期値, 省略時, 標準で."""
-
-
-def speaks_of_default(text: str) -> bool:
-    """Whether ``text`` speaks of a default value (``_DEFAULT``): asks for one, or says which value is one."""
-    return bool(_DEFAULT.search(text))
 
 
 def gives_asked_value(question: str) -> Callable[[str], bool] | None:

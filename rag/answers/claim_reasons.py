@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.answers.added_words import added_words_unsaid
-from rag.answers.asked_values import speaks_of_default
 from rag.answers.bindings import (
     bound_elsewhere,
     paired_respectively,
@@ -25,6 +24,7 @@ from rag.answers.bindings import (
 from rag.answers.choices import chose_elsewhere, done_by_another, ordered_elsewhere
 from rag.answers.claim_words import about_elsewhere, asked_unsaid, purpose_unsaid, said_of_names
 from rag.answers.contrast import alone_among_others, any_against_exclusive, difference_denied, one_side_only, set_aside
+from rag.answers.defaults import default_elsewhere, speaks_of_default
 from rag.answers.facts import Fact
 from rag.answers.faithfulness import content_tokens
 from rag.answers.pairings import (
@@ -114,6 +114,8 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
         # asked for the default Secure SRAM size, "既定値（デフォルト）は96 kBです" on "…select Secure SRAM Size (0 to
         # 96 kB in 8 kB increments)": the passage gives a range and says nothing of a default
         return "the cited text does not say which value is the default"
+    if topic and (other := default_elsewhere(claim, topic, reading)):
+        return f"the cited text does not give this as the default; it gives it in: {other}"
     if bound := bound_elsewhere(read.facts, read.read_with, reading):
         return f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
     if speaker := said_by_another(claim, reading):

@@ -123,3 +123,18 @@ def test_a_reason_added_across_languages_is_not_verified_by_the_name_beside_it()
     )
 
     assert checked.main_claim_failed
+
+
+@needs_realdocs
+def test_a_value_the_passage_gives_under_a_condition_is_not_the_default() -> None:
+    # "round(x, n, t) rounds to the closest value, with ties rounded to an even value by default, towards zero if
+    # t = 0, towards +∞if t > 0 and towards −∞if t < 0."
+    passage = ("en_latex_usrguide.pdf", "ties rounded to an even value by default")
+    question = "In LaTeX's floating point expressions, how does round(x, n, t) break ties by default?"
+
+    refused = checked_on(passage, question, "By default, ties are rounded towards zero [1].")
+    shown = checked_on(passage, question, "By default, ties are rounded to an even value [1].")
+
+    assert refused.main_claim_failed
+    assert "towards zero if t = 0" in refused.claims[0].reason
+    assert not shown.main_claim_failed
