@@ -138,3 +138,30 @@ def test_a_value_the_passage_gives_under_a_condition_is_not_the_default() -> Non
     assert refused.main_claim_failed
     assert "towards zero if t = 0" in refused.claims[0].reason
     assert not shown.main_claim_failed
+
+
+@needs_realdocs
+@pytest.mark.parametrize(
+    ("answer", "found"),
+    [
+        ("社内外を含めて、どこに相談できるかを確認しておくよう勧めています[1]。", "(8)"),
+        # the chunk opens with item (1)'s bullet and labels (2) next; (3) has the same bullet
+        ("調査するためのツールを利用することを勧めています[1]。", "(1)"),
+    ],
+    ids=["bullet of (8)", "bullet of (1) and (3)"],
+)
+def test_the_advice_of_another_checklist_item_is_no_answer_about_the_item_asked(answer: str, found: str) -> None:
+    # "(6) 利用したOSSに脆弱性やバグが発生した場合、情報を把握できますか?"
+    # "・ 誰が、どうやって情報を入手するかを確認しておきましょう。"
+    passage = ("ja_oss_compliance_pamphlet.docx", "誰が、どうやって情報を入手するか")
+    question = (
+        "OSSコンプライアンスのパンフレットのチェック項目(6)では、"
+        "利用したOSSの脆弱性やバグの情報について、何を確認しておくよう勧めていますか？"
+    )
+
+    refused = checked_on(passage, question, answer)
+    shown = checked_on(passage, question, "誰が、どうやってその情報を入手するのかを確認しておくよう勧めています[1]。")
+
+    assert refused.main_claim_failed
+    assert f"under item {found}, not (6)" in refused.claims[0].reason
+    assert not shown.main_claim_failed
