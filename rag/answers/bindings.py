@@ -84,13 +84,16 @@ def answered_elsewhere(facts: Sequence[Fact], worded: str, evidence: str, others
     Iron Dome, and no other amount. The passage before it gives "$4,000,000,000 … for the procurement of the Iron
     Dome and David's Sling defense systems". ``bound_elsewhere`` compares the clauses of one window; a short answer
     leans on its question for what it is about, and each passage the model read answers it in its own clauses.
-    Values only (a date, a time, an amount with its unit): an identifier answering which command does something is
-    one of many a manual names, each in its own clause, and the clause naming the document's own "pTEX" shares the
-    question's words as well as any."""
-    checked = [f for f in facts if f.kind in ("date", "time") or (f.kind == "number" and f.unit)]
+    Values and names only (a date, a time, an amount with its unit, a person's or body's name): asked whom the
+    commentary's author thanks for advice and comments, the bare "Mark Gisi" was verified on "The author is grateful
+    to Mark Gisi for his support. I also thank Nobuo Imada for advice and comments." An identifier answering which
+    command does something is one of many a manual names, each in its own clause, and the clause naming the
+    document's own "pTEX" shares the question's words as well as any."""
+    checked = [f for f in facts if f.kind in ("date", "time", "name") or (f.kind == "number" and f.unit)]
     if not checked:
         return None
     words = words_besides(worded, facts)
+    asked = facts_of(worded)  # what the question names ("Toolchain Selection") is no rival answer
     own = _clauses(evidence, words)
     theirs = [clause for reading in others for clause in _clauses(reading, words)]
     for fact in checked:
@@ -102,7 +105,9 @@ def answered_elsewhere(facts: Sequence[Fact], worded: str, evidence: str, others
             for _, found, text, score in theirs
             if not fact_found(fact, found, text)
             for other in found
-            if other.kind == fact.kind and other.unit == fact.unit and not any(same_fact(other, f) for f in facts)
+            if other.kind == fact.kind
+            and other.unit == fact.unit
+            and not any(same_fact(other, f) for f in (*facts, *asked))
         ]
         best = max(siblings, key=lambda item: item[0], default=None)
         if best is not None and best[0] >= max(held) + BINDING_MARGIN:

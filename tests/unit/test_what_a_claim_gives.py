@@ -165,3 +165,16 @@ def test_the_advice_of_another_checklist_item_is_no_answer_about_the_item_asked(
     assert refused.main_claim_failed
     assert f"under item {found}, not (6)" in refused.claims[0].reason
     assert not shown.main_claim_failed
+
+
+@needs_realdocs
+def test_a_bare_name_the_passage_thanks_for_something_else_is_not_the_answer() -> None:
+    # "The author is grateful to Mark Gisi for his support. I also thank Nobuo Imada for advice and comments."
+    passage = ("ja_openchain_spec_kaisetsu.pdf", "I also thank Nobuo Imada")
+    question = "Whom does the author of the OpenChain specification commentary thank for advice and comments?"
+
+    refused = checked_on(passage, question, "Mark Gisi [1].")
+    shown = checked_on(passage, question, "Nobuo Imada [1].")
+
+    assert refused.main_claim_failed
+    assert not shown.main_claim_failed
