@@ -126,17 +126,37 @@ def test_a_reason_added_across_languages_is_not_verified_by_the_name_beside_it()
 
 
 @needs_realdocs
-def test_a_value_the_passage_gives_under_a_condition_is_not_the_default() -> None:
-    # "round(x, n, t) rounds to the closest value, with ties rounded to an even value by default, towards zero if
-    # t = 0, towards +∞if t > 0 and towards −∞if t < 0."
-    passage = ("en_latex_usrguide.pdf", "ties rounded to an even value by default")
-    question = "In LaTeX's floating point expressions, how does round(x, n, t) break ties by default?"
-
-    refused = checked_on(passage, question, "By default, ties are rounded towards zero [1].")
-    shown = checked_on(passage, question, "By default, ties are rounded to an even value [1].")
+@pytest.mark.parametrize(
+    ("passage", "question", "wrong", "right", "why"),
+    [
+        # "round(x, n, t) rounds to the closest value, with ties rounded to an even value by default, towards zero if
+        # t = 0, towards +∞if t > 0 and towards −∞if t < 0."
+        (
+            ("en_latex_usrguide.pdf", "ties rounded to an even value by default"),
+            "In LaTeX's floating point expressions, how does round(x, n, t) break ties by default?",
+            "By default, ties are rounded towards zero [1].",
+            "By default, ties are rounded to an even value [1].",
+            "towards zero if t = 0",
+        ),
+        # "The author is grateful to Mark Gisi for his support. I also thank Nobuo Imada for advice and comments."
+        (
+            ("ja_openchain_spec_kaisetsu.pdf", "I also thank Nobuo Imada"),
+            "Whom does the author of the OpenChain specification commentary thank for advice and comments?",
+            "Mark Gisi [1].",
+            "Nobuo Imada [1].",
+            "Nobuo Imada",
+        ),
+    ],
+    ids=["default under a condition", "thanked for something else"],
+)
+def test_a_value_the_passage_gives_for_something_else_than_asked_is_refused(
+    passage: tuple[str, str], question: str, wrong: str, right: str, why: str
+) -> None:
+    refused = checked_on(passage, question, wrong)
+    shown = checked_on(passage, question, right)
 
     assert refused.main_claim_failed
-    assert "towards zero if t = 0" in refused.claims[0].reason
+    assert why in refused.claims[0].reason
     assert not shown.main_claim_failed
 
 
@@ -164,17 +184,4 @@ def test_the_advice_of_another_checklist_item_is_no_answer_about_the_item_asked(
 
     assert refused.main_claim_failed
     assert f"under item {found}, not (6)" in refused.claims[0].reason
-    assert not shown.main_claim_failed
-
-
-@needs_realdocs
-def test_a_bare_name_the_passage_thanks_for_something_else_is_not_the_answer() -> None:
-    # "The author is grateful to Mark Gisi for his support. I also thank Nobuo Imada for advice and comments."
-    passage = ("ja_openchain_spec_kaisetsu.pdf", "I also thank Nobuo Imada")
-    question = "Whom does the author of the OpenChain specification commentary thank for advice and comments?"
-
-    refused = checked_on(passage, question, "Mark Gisi [1].")
-    shown = checked_on(passage, question, "Nobuo Imada [1].")
-
-    assert refused.main_claim_failed
     assert not shown.main_claim_failed
