@@ -209,10 +209,10 @@ def record_value_of_another(claim: str, reading: str) -> tuple[str, str, str] | 
             if at < 0:
                 continue
             rest = clause[at:]
-            given = [(rest.find(o), o, k) for k, values in enumerate(openings) for o in values if o in rest]
+            given = [(rest.find(o), o) for values in openings for o in values if o in rest]
             if not given:
                 continue
-            _pos, value, k = min(given, key=lambda g: (g[0], -len(g[1])))
+            _at, value = min(given, key=lambda g: (g[0], -len(g[1])))
             if value not in after and not any(value in o or o in value for o in own):
                 return name, value, own[0] if own else after
     return None

@@ -324,7 +324,7 @@ def _boost_named_sources(fused: list[Fused], chunks: dict[str, Chunk], named: di
     licences actually require you to hand modified source code back?" is answered by the licence FAQ, the best
     candidate before the lift, which every page of the pamphlet passed. The best candidate of a source not named
     keeps place ``UNNAMED_BEST_PLACE`` at least, behind the named source's best, so the context reads both."""
-    if not named:
+    if not named or not fused:
         return fused
     lifted = [replace(f, score=f.score + NAME_BOOST * named.get(chunks[f.chunk_id].source, 0.0)) for f in fused]
     lifted.sort(key=lambda f: -f.score)
