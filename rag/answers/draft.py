@@ -32,6 +32,7 @@ from rag.answers.polarity import asks_negatively
 from rag.answers.prompts import (
     Language,
     detect_language,
+    echoes_passages,
     heading_followups,
     split_followups,
 )
@@ -176,6 +177,8 @@ class AnswerDraft:
         body, dropped = drop_invalid_markers(body, len(self.passages))
         if not any(ch.isalnum() for ch in strip_markers(body)):  # "", or a bare "[1]": no answer to check or show
             return self._from_evidence(note("empty", language))  # as for "I don't know": the sentences themselves
+        if echoes_passages(body, self.passages):  # the prompt's passages written out: no answer to check or show
+            return self._from_evidence(note("echoed", language), model_answer=body.strip())
         notes = [note("dropped", language, numbers=", ".join(f"[{n}]" for n in dropped))] if dropped else []
         if stream.looped:
             notes.append(note("looped", language))

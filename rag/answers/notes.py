@@ -47,6 +47,12 @@ _NOTES: dict[str, dict[Language, str]] = {
         "ja": "{verdict}下の資料は LLM の回答と逆のことを述べています。",
         "en": "{verdict}The passage below says the opposite of the LLM's answer.",
     },
+    "echoed": {
+        "ja": "LLM が回答の代わりに資料をそのまま書き写したため、最も関連する箇所を示します（答えが含まれていない"
+        "こともあります）。",
+        "en": "The LLM copied out the passages instead of answering, so their most relevant sentences are shown as "
+        "they stand (they may not hold the answer either).",
+    },
     "looped": {
         "ja": "LLM が同じ文を繰り返し始めたため、そこで回答を打ち切りました。",
         "en": "The LLM began repeating itself, so its reply was cut off there.",

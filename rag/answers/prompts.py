@@ -78,6 +78,13 @@ def format_passage(passage: Passage) -> str:
     return f"[{passage.n}] ({header})\n{passage.text}"
 
 
+def echoes_passages(reply: str, passages: Sequence[Passage]) -> bool:
+    """Whether ``reply`` copies a passage header the prompt gave (``format_passage``: "[2] (docs/faq.pdf, p. 18 — …)"):
+    a small model that writes out its context instead of answering. Its sentences are the passages' own words, each
+    verified where it stands, and none of them need answer the question."""
+    return any(f"[{p.n}] ({p.label}" in reply for p in passages)
+
+
 def answer_messages(question: str, passages: Sequence[Passage]) -> list[Message]:
     """System and user messages asking for a cited answer to ``question`` from ``passages``."""
     language = detect_language(question)

@@ -1,11 +1,18 @@
 """What a claim gives for what the question asks, on real passages: the thing a number counts, a value called the
-default, and an answer that hands the question back. Each wrong answer was shown as verified before its fix; each
-right one beside it still is."""
+default, a record's value, another item of a list, an answer that hands the question back or copies out its
+passages. Each wrong answer was shown as verified before its fix; each right one beside it still is."""
 
 from __future__ import annotations
 
 import pytest
-from test_claims import checked_on, needs_realdocs
+from test_claims import checked_on, chunk_with, needs_realdocs
+
+from rag.answers.citations import Passage
+from rag.answers.draft import answer_question
+from rag.answers.prompts import format_passage
+from rag.records import Hit
+from rag.settings import Settings
+from tests.scripted_llm import ScriptedLLM
 
 _SEQUENCES = ("en_scan_linn_sequencer_brochure.pdf", "Each of the 100 sequences contains 32 simultaneous")
 _HOW_MANY_TRACKS = "How many sequences does the LinnSequencer hold, and how many tracks does each one have?"
@@ -185,3 +192,22 @@ def test_the_advice_of_another_checklist_item_is_no_answer_about_the_item_asked(
     assert refused.main_claim_failed
     assert f"under item {found}, not (6)" in refused.claims[0].reason
     assert not shown.main_claim_failed
+
+
+@needs_realdocs
+def test_a_reply_that_copies_out_the_passages_is_replaced_by_the_evidence() -> None:
+    """Asked whether one copy of a licence shared by several OSS is enough, the model wrote out its passage, header
+    and all ("[1] (…faq.pdf, p. 18 — …)"); each copied sentence was verified where it stood, and none answered."""
+    chunk = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "ライセンス文書を添付するとOSSの改変になる")
+    passage = Passage(1, chunk, chunk.text)
+    reply = f"{format_passage(passage)}\n\n改変にはなりません[1]。"
+    question = (
+        "製品に組み込む複数のOSSに全く同じライセンスが適用されている場合、ライセンス文書の添付は1つで済みますか？"
+    )
+
+    answer = answer_question(ScriptedLLM([reply]), question, [Hit(chunk, 1.0)], Settings())
+
+    assert answer.model_answer == reply.strip()
+    assert "書き写した" in answer.message
+    assert f"({passage.label}" not in answer.answer
+    assert all(citation.quote in chunk.text for citation in answer.citations)
