@@ -13,7 +13,6 @@ from test_claims import REALDOCS, chunk_with, needs_realdocs
 
 from rag.models.embedding import Embedder
 from rag.retrieval.fusion import Fused
-from rag.retrieval.hybrid import demote_index_pages, is_index_page
 from rag.retrieval.named_sources import (
     NAMED_SHARE,
     SourceNames,
@@ -22,6 +21,7 @@ from rag.retrieval.named_sources import (
     designations,
     numbers,
 )
+from rag.retrieval.reordering import demote_index_pages, is_index_page
 from rag.service import RagService
 from rag.settings import Settings
 from tests.docmaker import make_csv, make_pdf
