@@ -24,7 +24,7 @@ from rag.answers.bindings import (
 from rag.answers.choices import chose_elsewhere, done_by_another, ordered_elsewhere
 from rag.answers.claim_words import about_elsewhere, asked_unsaid, purpose_unsaid, said_of_names
 from rag.answers.contrast import alone_among_others, any_against_exclusive, difference_denied, one_side_only, set_aside
-from rag.answers.defaults import default_elsewhere, speaks_of_default
+from rag.answers.defaults import default_elsewhere, default_unsaid
 from rag.answers.facts import Fact
 from rag.answers.faithfulness import content_tokens
 from rag.answers.item_labels import under_another_item
@@ -111,9 +111,7 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
         return "the cited text does not say " + unsaid
     if said := said_of_names(claim, read.stated, reading, read.named):
         return f"the cited text only names them; it does not say {', '.join(said[:4])}"
-    if topic and speaks_of_default(topic) and speaks_of_default(claim) and not speaks_of_default(read.evidence):
-        # asked for the default Secure SRAM size, "既定値（デフォルト）は96 kBです" on "…select Secure SRAM Size (0 to
-        # 96 kB in 8 kB increments)": the passage gives a range and says nothing of a default
+    if topic and default_unsaid(claim, topic, read.evidence):
         return "the cited text does not say which value is the default"
     if topic and (other := default_elsewhere(claim, topic, reading)):
         return f"the cited text does not give this as the default; it gives it in: {other}"

@@ -1,7 +1,7 @@
 """Values a text calls the default: a question asking for one, a claim calling a value one, and the passage that
 must say so. Asked for the default Secure SRAM size of mTower, "既定値（デフォルト）は96 kBです" was verified on
 "…select Secure SRAM Size (0 to 96 kB in 8 kB increments)", which gives a range and no default
-(``speaks_of_default``); asked how ``round(x, n, t)`` breaks ties by default, "towards zero" was verified on "…with
+(``default_unsaid``); asked how ``round(x, n, t)`` breaks ties by default, "towards zero" was verified on "…with
 ties rounded to an even value by default, towards zero if t = 0, …", which gives it for t = 0
 (``default_elsewhere``).
 """
@@ -31,6 +31,12 @@ _DEFAULT = re.compile(
 def speaks_of_default(text: str) -> bool:
     """Whether ``text`` speaks of a default value (``_DEFAULT``): asks for one, or says which value is one."""
     return bool(_DEFAULT.search(text))
+
+
+def default_unsaid(claim: str, topic: str, evidence: str) -> bool:
+    """Whether a claim answering a question about a default calls a value the default on evidence that names none
+    (the whole cited text, not only the window: a passage may say which value is the default a sentence away)."""
+    return speaks_of_default(topic) and speaks_of_default(claim) and not speaks_of_default(evidence)
 
 
 def default_elsewhere(claim: str, topic: str, reading: str) -> str:

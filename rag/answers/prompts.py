@@ -74,15 +74,20 @@ def script_language(text: str) -> Language:
 
 def format_passage(passage: Passage) -> str:
     """``[n] (source, p. N — section)`` followed by the passage text."""
-    header = passage.label + (f" — {passage.chunk.section}" if passage.chunk.section else "")
-    return f"[{passage.n}] ({header})\n{passage.text}"
+    section = f" — {passage.chunk.section}" if passage.chunk.section else ""
+    return f"{_header_opening(passage)}{section})\n{passage.text}"
+
+
+def _header_opening(passage: Passage) -> str:
+    """How ``format_passage`` opens the passage's header: ``[n] (source, p. N``."""
+    return f"[{passage.n}] ({passage.label}"
 
 
 def echoes_passages(reply: str, passages: Sequence[Passage]) -> bool:
     """Whether ``reply`` copies a passage header the prompt gave (``format_passage``: "[2] (docs/faq.pdf, p. 18 — …)"):
     a small model that writes out its context instead of answering. Its sentences are the passages' own words, each
     verified where it stands, and none of them need answer the question."""
-    return any(f"[{p.n}] ({p.label}" in reply for p in passages)
+    return any(_header_opening(p) in reply for p in passages)
 
 
 def answer_messages(question: str, passages: Sequence[Passage]) -> list[Message]:
