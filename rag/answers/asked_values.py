@@ -25,7 +25,7 @@ _JA_WHEN = re.compile(
 )
 """A Japanese question asking for a day or a year: いつ (not いつも, いつでも), 何年 (not 何年間, how many years, nor
 何年ごと, how often), 何月, 何日 (not 何日間), 日付."""
-_YEAR = re.compile(r"(?:1[6-9]|20)\d\d")
+YEAR = re.compile(r"(?:1[6-9]|20)\d\d")
 """A number that reads as a year (1600-2099)."""
 
 
@@ -46,7 +46,7 @@ def _is_date(fact: Fact) -> bool:
     if fact.kind != "number":
         return False
     number, _, unit = fact.value.partition(" ")
-    return unit in ("", "year") and bool(_YEAR.fullmatch(number))
+    return unit in ("", "year") and bool(YEAR.fullmatch(number))
 
 
 _EN_WHERE = re.compile(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from rag.answers.asked_values import YEAR
 from rag.answers.bindings import CLAUSE_END
 from rag.answers.fact_matching import fact_found, same_fact, significant_digits
 from rag.answers.facts import Fact, facts_of, plain_text, words_besides
@@ -93,7 +94,6 @@ _NOT_COUNTED = frozenset(
     "times percent up over under about around nearly almost".split()
 )
 """Words after a number that end what it counts ("100 sequences, each with…") or make it no count ("3 times")."""
-_YEAR_LIKE = re.compile(r"(?:1[6-9]|20)\d\d")
 
 
 def _counts(text: str) -> list[tuple[str, list[str]]]:
@@ -103,7 +103,7 @@ def _counts(text: str) -> list[tuple[str, list[str]]]:
     found = []
     for i, token in enumerate(tokens):
         number = token["number"]
-        if number is None or _YEAR_LIKE.fullmatch(number):
+        if number is None or YEAR.fullmatch(number):
             continue
         words: list[str] = []
         for after in tokens[i + 1 : i + 1 + COUNTED_WORDS]:
