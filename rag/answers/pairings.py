@@ -204,15 +204,21 @@ def record_value_of_another(claim: str, reading: str) -> tuple[str, str, str] | 
         return None
     openings = [_value_openings(after) for _before, after in records]
     for clause in CLAUSE_END.split(said):
-        for (before, after), own in zip(records, openings, strict=True):
-            at, name = _name_in(before, clause)
-            if at < 0:
-                continue
+        names = [_name_in(before, clause) for before, _after in records]
+        longest = max((len(name) for _at, name in names), default=0)
+        for (at, name), (_before, after), own in zip(names, records, openings, strict=True):
+            if at < 0 or len(name) < longest:
+                continue  # the entry the claim names most fully: "研修" ends many courses' names, "OSSの基礎" one
             rest = clause[at:]
             given = [(rest.find(o), o) for values in openings for o in values if o in rest]
             if not given:
                 continue
             _at, value = min(given, key=lambda g: (g[0], -len(g[1])))
-            if value not in after and not any(value in o or o in value for o in own):
+            namesakes = [  # records under the same name (three courses called "OSS基礎"): any of them may hold it
+                (their_after, their_own)
+                for (_at, their_name), (_before, their_after), their_own in zip(names, records, openings, strict=True)
+                if their_name == name
+            ]
+            if not any(value in a or any(value in o or o in value for o in o_) for a, o_ in namesakes):
                 return name, value, own[0] if own else after
     return None

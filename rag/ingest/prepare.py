@@ -20,7 +20,7 @@ from rag.ingest.tokenization import Tokenizer
 from rag.records import Chunk, FileOutcome, ParsedDocument
 from rag.settings import Settings
 
-READING_VERSION = 19
+READING_VERSION = 20
 """The version of how files are read into chunks (parsing, cleanup, chunking). Raise it when a change makes a file give
 other chunks: files read by an older version are read again on the next index run, however unchanged, so an
 upgrade's better reading reaches what was indexed before. Vectors of unchanged chunk texts are reused, so a re-read
@@ -37,7 +37,11 @@ slides and Word documents are read as the table of figures they plot (``rag.inge
 SmartArt, as its nodes' text (``rag.ingest.parsing.diagrams``). 16: an Excel sheet's text boxes, charts, large
 pictures (with OCR) and cell comments are read (``rag.ingest.parsing.sheet_overlays``). 17: a PDF's running line
 numbered with the page ("H. R. 815—2") is not kept, as one repeating unchanged is. 18: a PDF page's review comments
-(sticky notes, notes on highlights) are read after its text."""
+(sticky notes, notes on highlights) are read after its text. 19: a passage is embedded under its document's title
+and its section's heading (``rag.ingest.chunking.embedded_text``). 20: an Excel sheet's merged cells fill their
+range, a title above its table is the table's caption, a merged group header names its columns
+(``rag.ingest.parsing.sheet_layout``), and a CSV or sheet wider than eight columns is read as one record per row
+(``rag.ingest.parsing.tabular.record_blocks``)."""
 
 
 class IndexedCopy(Protocol):

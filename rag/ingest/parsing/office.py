@@ -24,6 +24,7 @@ from rag.ingest.metadata import iso_date
 from rag.ingest.parsing.charts import chart_table
 from rag.ingest.parsing.diagrams import diagram_texts
 from rag.ingest.parsing.pictures import PictureReader
+from rag.ingest.parsing.sheet_layout import merged_ranges, sheet_table
 from rag.ingest.parsing.sheet_overlays import A4_EMU_AREA, Drawing, SheetOverlays, sheet_overlays
 from rag.ingest.parsing.tabular import format_cell, render_markdown_table, table_blocks
 from rag.ingest.parsing.word_lists import WordListNumbers
@@ -182,7 +183,8 @@ def parse_docx(path: Path, date: str, settings: Settings) -> ParsedDocument:
 
 
 def parse_xlsx(path: Path, date: str, settings: Settings) -> ParsedDocument:
-    """Read an XLSX: each sheet's used rows as table blocks (first non-empty row is the header), then what the sheet
+    """Read an XLSX: each sheet's table (``rag.ingest.parsing.sheet_layout``: merged cells filled, the title above it
+    as its caption, a merged group header over its columns) as table blocks or, when wide, records; then what the sheet
     holds over its cells (``rag.ingest.parsing.sheet_overlays``): text boxes as text, charts as the table of their
     figures and a picture covering an eighth of an A4 page or more (a pasted screenshot) read with OCR, top to
     bottom; then each cell comment with its cell ("C5 (講義形式): …").
@@ -207,19 +209,22 @@ def parse_xlsx(path: Path, date: str, settings: Settings) -> ParsedDocument:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:  # openpyxl opened it: a sound package
             overlays = sheet_overlays(package)
+            merges = merged_ranges(package)
         props = workbook.properties
         doc_date = iso_date(props.created) or iso_date(props.modified) or date
         blocks: list[Block] = []
         for sheet in workbook.worksheets:
             grid = [list(r) for r in sheet.iter_rows(values_only=True)]
-            rows = [r for r in grid if any(v is not None and str(v).strip() for v in r)]
             name = normalize_text(sheet.title)
+            table = sheet_table(grid, merges.get(name, ()))
             held = overlays.get(name, SheetOverlays())
-            if not rows and not held.drawings and not held.comments:
+            if table is None and not held.drawings and not held.comments:
                 continue
             blocks.append(Block(text=name, kind="heading", section=name))
-            if rows:
-                blocks.extend(table_blocks(rows[0], rows[1:], section=name))
+            if table is not None:
+                if table.caption:
+                    blocks.append(Block(text="\n".join(table.caption), section=name))
+                blocks.extend(table_blocks(table.header, table.rows, section=name, row_numbers=table.row_numbers))
             blocks.extend(_drawing_blocks(held.drawings, name, pictures))
             blocks.extend(Block(text=_comment_line(ref, text, grid), section=name) for ref, text in held.comments)
         title = normalize_text(props.title or "")

@@ -62,7 +62,7 @@ def sheet_overlays(package: zipfile.ZipFile) -> dict[str, SheetOverlays]:
     """What each sheet of the workbook ``package`` holds over its cells, by sheet name; a sheet holding nothing is
     left out. A part that is missing or not XML loses what it holds, not the workbook."""
     found: dict[str, SheetOverlays] = {}
-    for name, sheet_path in _sheets(package):
+    for name, sheet_path in sheet_parts(package):
         drawings = [
             drawing
             for target in _relationships(package, sheet_path, kind="drawing").values()
@@ -89,7 +89,7 @@ def _comments(package: zipfile.ZipFile, path: str) -> list[tuple[str, str]]:
     return found
 
 
-def _sheets(package: zipfile.ZipFile) -> list[tuple[str, str]]:
+def sheet_parts(package: zipfile.ZipFile) -> list[tuple[str, str]]:
     """The workbook's sheets as (name, path of the sheet's part)."""
     workbook = _xml(package, "xl/workbook.xml")
     if workbook is None:

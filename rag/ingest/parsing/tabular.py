@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 ROWS_PER_BLOCK = 30
 """Data rows per table block for CSV/XLSX; the header is repeated in each block."""
+WIDE_TABLE_COLUMNS = 8
+"""A CSV or sheet with more columns than this is read as one record per row (``record_blocks``): a small model
+reading a markdown row of twenty cells takes a value from the wrong column."""
 
 _PIPE_SPLIT = re.compile(r"(?<!\\)\|")
 
@@ -79,16 +82,94 @@ def table_blocks(
     section: str = "",
     page: int | None = None,
     rows_per_block: int = ROWS_PER_BLOCK,
+    row_numbers: Sequence[int] = (),
 ) -> list[Block]:
-    """Split a table into markdown table blocks of at most ``rows_per_block`` rows, header repeated."""
+    """A data table (CSV, a sheet) as blocks: markdown tables of at most ``rows_per_block`` rows, header repeated;
+    a table wider than ``WIDE_TABLE_COLUMNS`` as one record per row (``record_blocks``).
+
+    ``row_numbers``: each row's number where the reader finds it (a sheet's row), for records; by default the
+    position after the header (the header is row 1).
+    """
     if rows_per_block < 1:
         raise ValueError(f"rows_per_block={rows_per_block}; allowed: an integer >= 1")
+    if len(_kept_columns(header, rows)) > WIDE_TABLE_COLUMNS:
+        return record_blocks(header, rows, section=section, page=page, row_numbers=row_numbers)
     blocks = []
     for start in range(0, max(len(rows), 1), rows_per_block):
         text = render_markdown_table(header, rows[start : start + rows_per_block])
         if text and (rows or start == 0):
             blocks.append(Block(text=text, kind="table", page=page, section=section))
     return blocks
+
+
+def record_blocks(
+    header: Sequence[object],
+    rows: Sequence[Sequence[object]],
+    *,
+    section: str = "",
+    page: int | None = None,
+    row_numbers: Sequence[int] = (),
+) -> list[Block]:
+    """Each row of a wide table as a record: the line naming the row, then one ``column: value`` line per filled cell.
+
+    A markdown row of twenty cells asks the reader to count columns to know what "新人" is; a record says it
+    ("A Consumer Electronics Company / OSS基礎研修: 新人") under the row's name ("Company / 教育: 対象者"). The row is
+    named by its leading cells, up to the first column with a name (a row label, or an ID column), as
+    ``name: value``; a row that names nothing (its category written once, above) goes on with the record right above
+    it (no empty row between). Every block is a record (``RECORD_NO`` its row number, ``RECORD_LABEL`` its naming
+    line), so a row too long for one chunk repeats its name in the next (``rag.ingest.chunking``).
+    """
+    from rag.ingest.parsing.records import RECORD_LABEL, RECORD_NO
+
+    names = [format_cell(c) for c in header]
+    keep = _kept_columns(header, rows)
+    first_named = next((j for j in keep if j < len(names) and names[j]), keep[0] if keep else 0)
+    leading_columns = [j for j in keep if j <= first_named]
+    records: list[tuple[int, str, list[str]]] = []  # (row number, naming line, field lines)
+    above = dict.fromkeys(leading_columns, "")
+    last_number = 0
+    for i, row in enumerate(rows):
+        cell = {j: format_cell(row[j]) if j < len(row) else "" for j in keep}
+        number = row_numbers[i] if i < len(row_numbers) else i + 2
+        fields = [
+            f"{(names[j] if j < len(names) else '') or f'col{n}'}: {cell[j]}"
+            for n, j in enumerate(keep, start=1)
+            if j > first_named and cell[j]
+        ]
+        follows = records and number == last_number + 1  # no empty row between: the same block of the sheet
+        last_number = number
+        if follows and fields and all(cell[j] in ("", above[j]) for j in leading_columns):
+            records[-1][2].extend(fields)  # a row that names nothing new goes on with the record above it
+            continue
+        if not follows:
+            above = dict.fromkeys(leading_columns, "")
+        changed = False
+        for j in leading_columns:  # a name left empty under an unchanged one above it is the name above (a group)
+            changed = changed or (cell[j] != "" and cell[j] != above[j])
+            above[j] = cell[j] if cell[j] or changed else above[j]
+        named = [(names[j] if j < len(names) else "", above[j]) for j in leading_columns if above[j]]
+        label = " — ".join(f"{name}: {value}" if name else value for name, value in named) or f"row {number}"
+        if fields or named:
+            records.append((number, label, fields))
+    return [
+        Block(
+            text="\n".join([label, *fields]),
+            page=page,
+            section=section,
+            metadata={RECORD_NO: number, RECORD_LABEL: label},
+        )
+        for number, label, fields in records
+    ]
+
+
+def _kept_columns(header: Sequence[object], rows: Sequence[Sequence[object]]) -> list[int]:
+    """The columns with a name or a value in some row (``render_markdown_table`` drops the others too)."""
+    width = max([len(header), *(len(r) for r in rows)], default=0)
+    return [
+        j
+        for j in range(width)
+        if (j < len(header) and format_cell(header[j])) or any(j < len(r) and format_cell(r[j]) for r in rows)
+    ]
 
 
 def _delimiter(sample: str, name: str) -> str:

@@ -1,0 +1,92 @@
+"""Sheets read as a person reads them: merged cells, a title above the table, group headers, wide tables as records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+from docmaker import make_csv
+from test_claims import REALDOCS, checked_on, needs_realdocs
+
+from rag.ingest.chunking import chunk_document
+from rag.ingest.parsing import parse_file
+from rag.settings import Settings
+
+SETTINGS = Settings()
+TRAINING = "ja_oss_training_case_analysis.xlsx"
+
+
+def _workbook(path: Path, rows: list[list[object]], merged: list[str]) -> Path:
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    sheet.title = "売上"
+    for row in rows:
+        sheet.append(row)
+    for cells in merged:
+        sheet.merge_cells(cells)
+    workbook.save(str(path))
+    return path
+
+
+def test_a_title_is_the_caption_and_a_merged_group_names_the_columns_under_it(tmp_path: Path) -> None:
+    path = _workbook(
+        tmp_path / "sales.xlsx",
+        [
+            ["地域別四半期売上(百万円)"],
+            ["", "2023", None, "2024", None],
+            ["地域", "Q1", "Q2", "Q1", "Q2"],
+            ["東京", 10, 20, 30, 40],
+            ["大阪", 11, 21, 31, 41],
+        ],
+        ["A1:E1", "B2:C2", "D2:E2"],
+    )
+    blocks = parse_file(path, SETTINGS).blocks
+    texts = [b.text for b in blocks]
+    assert "地域別四半期売上(百万円)" in texts  # the title says what the table is; it names no column
+    table = next(b.text for b in blocks if b.kind == "table")
+    assert table.splitlines()[0] == "| 地域 | 2023 / Q1 | 2023 / Q2 | 2024 / Q1 | 2024 / Q2 |"
+    assert "| 大阪 | 11 | 21 | 31 | 41 |" in table  # 2024's Q2 for Osaka is 41, not a column away
+
+
+def test_a_wide_table_is_read_as_one_record_per_row_that_says_what_each_value_is(tmp_path: Path) -> None:
+    header = ["ID", "品名", "単価", "在庫", "倉庫", "仕入先", "発注点", "単位", "更新日", "担当"]
+    rows = [
+        [101, "温度センサー", 1200, 240, "川崎", "Kestrel Systems", 50, "個", "2024-05-01", "佐藤"],
+        [102, "湿度センサー", 1500, 80, "横浜", "Nordic Sense", 30, "個", "2024-05-02", "田中"],
+    ]
+    path = make_csv(tmp_path / "stock.csv", header, rows)
+    doc = parse_file(path, SETTINGS)
+    chunks = chunk_document(doc, source=path.name, rel_path=path.name, doc_type="general", settings=SETTINGS)
+    second = next(c for c in chunks if c.text.startswith("ID: 102"))
+    assert "在庫: 80" in second.text.splitlines() and "仕入先: Nordic Sense" in second.text.splitlines()
+    assert "240" not in second.text  # each row on its own: the other sensor's stock is not read with it
+    assert second.chunk_type == "record"
+
+
+@needs_realdocs
+def test_the_training_workbook_says_which_company_trains_new_hires_and_in_which_course() -> None:
+    # The sheet's title was read as its header and every other column as "colN"; the companies (merged over
+    # their courses' columns) stood three rows above the audience row, and the question "which company runs a
+    # course for new hires?" got no answer from a row reading "| 対象者 | ... | 新人 | ..." among twenty cells.
+    doc = parse_file(REALDOCS / TRAINING, SETTINGS)
+    texts = [b.text for b in doc.blocks]
+    assert not any("col2" in text for text in texts)
+    assert any(text.startswith("各社の教育体系の整理") for text in texts)
+    audience = next(text.splitlines() for text in texts if text.startswith("Company / 教育: 対象者"))
+    assert "A Consumer Electronics Company / OSS基礎研修: 新人" in audience
+    # a category written once goes on over the rows under it: copyright, patents and trade marks are intellectual
+    # property items of the same course
+    property_items = next(
+        text for text in texts if text.startswith("教育の内容のカテゴリ — Company / 教育: 知的財産権")
+    )
+    assert "Precision Machinery Company / ソフトウェア開発者が押さえておくべき 知的財産権: 商標権5" in property_items
+
+
+@needs_realdocs
+def test_a_revision_cycle_given_to_the_course_beside_it_is_refused() -> None:
+    question = "教育プログラム事例分析の表で、IT Companyの「OSSの基礎」研修はどのくらいの頻度で改訂されますか？"
+    passage = (TRAINING, "2年毎に改訂")
+    wrong = checked_on(passage, question, "IT Companyの「OSSの基礎」研修は毎回新規作成されます[1]。")
+    right = checked_on(passage, question, "IT Companyの「OSSの基礎」研修は2年毎に改訂されます[1]。")
+    assert not wrong.claims[0].supported and "another entry" in wrong.claims[0].reason
+    assert right.claims[0].supported, right.claims[0].reason
