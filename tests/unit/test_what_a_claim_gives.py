@@ -211,3 +211,21 @@ def test_a_reply_that_copies_out_the_passages_is_replaced_by_the_evidence() -> N
     assert "書き写した" in answer.message
     assert f"({passage.label}" not in answer.answer
     assert all(citation.quote in chunk.text for citation in answer.citations)
+
+
+@needs_realdocs
+def test_a_statute_section_is_one_name_and_another_section_does_not_vouch_for_it() -> None:
+    # "506(a)(1)" was read as the numbers 506 and 1, both found beside "506(a)(2)(B)", whose $400,000,000 for
+    # $200,000,000 the wrong answer gives to section 506(a)(1); the bill substitutes $7,800,000,000 there
+    question = "Under H.R. 815, how is the dollar figure in section 506(a)(1) of the Foreign Assistance Act applied?"
+    raised = ("en_us_bill_hr815_2024.pdf", "506(a)(2)(B) of the Foreign Assistance Act")
+    wrong = checked_on(
+        raised, question, "Section 506(a)(1) is applied by substituting $400,000,000 for $200,000,000 [1]."
+    )
+    own = ("en_us_bill_hr815_2024.pdf", "506(a)(1) of the Foreign Assistance Act")
+    right = checked_on(
+        own, question, "Section 506(a)(1) is applied by substituting $7,800,000,000 for $100,000,000 [1]."
+    )
+
+    assert wrong.main_claim_failed and "506(a)(1)" in wrong.claims[0].reason
+    assert not right.main_claim_failed, right.claims[0].reason
