@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from rag.answers.citations import Passage
-from rag.answers.context_window import estimate_tokens, fits, focus
+from rag.answers.context_window import estimate_tokens, fits, focus, focus_record
 from rag.answers.prompts import format_passage
 from rag.errors import LLMError
 from rag.llm.base import LLMBackend
@@ -23,6 +23,10 @@ MIN_PASSAGE_CHARS = 200
 MIN_PASSAGE_TOKENS = 60
 NEIGHBOUR_CHARS = 200
 SHORT_CHUNK_CHARS = 300
+RECORD_SHARE = 0.5
+"""Most of the budget one record (a row of a wide sheet or a JSON record) takes: its lines the question is about
+(``focus_record``), so the rows after it are read too; a record's row of twenty labelled values fills a small model's
+whole context otherwise."""
 
 ANNOUNCES_TABLE = re.compile(
     r"\b(?:tables?|chart)\s+(?:below|that follows)\b|\b(?:following|below)\s+tables?\b|\bas\s+follows\b"
@@ -110,6 +114,15 @@ def build_context(
         if passages and too_little:
             break
         text = hit.chunk.text.strip()
+        if hit.chunk.chunk_type == "record":  # a row of a sheet: the lines asked about, leaving room for others
+            chars_cap = min(chars_left, int(char_budget * RECORD_SHARE))
+            tokens_cap = (
+                None
+                if tokens_left is None or token_budget is None
+                else min(tokens_left, int(token_budget * RECORD_SHARE))
+            )
+            add(hit.chunk, focus_record(question, text, chars_cap, tokens_cap), hit.score, header)
+            continue
         table = announced_table(hit)
         around: tuple[Chunk, ...] = ()
         if len(text) < SHORT_CHUNK_CHARS:

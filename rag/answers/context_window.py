@@ -96,13 +96,30 @@ def focus_table(question: str, text: str, max_chars: int, max_tokens: int | None
     lines = text.split("\n")
     first = next((i for i, line in enumerate(lines) if _TABLE_ROW.match(line)), 0)
     head_end = first + (2 if first + 1 < len(lines) and _SEPARATOR.match(lines[first + 1]) else 1)
-    caption, header, rows = lines[:first], lines[first:head_end], lines[head_end:]
+    return _best_lines(question, lines[:first], lines[first:head_end], lines[head_end:], max_chars, max_tokens)
+
+
+def focus_record(question: str, text: str, max_chars: int, max_tokens: int | None = None) -> str:
+    """The lines of a record (a row of a wide sheet, read as "column: value" lines under the line naming the row)
+    that are most about ``question``, under that naming line: each line says what its value is, so they are chosen
+    as a table's rows are (``focus_table``)."""
+    if fits(text, max_chars, max_tokens):
+        return text
+    label, *lines = text.split("\n")
+    return _best_lines(question, [], [label], lines, max_chars, max_tokens)
+
+
+def _best_lines(
+    question: str, caption: list[str], header: list[str], rows: list[str], max_chars: int, max_tokens: int | None
+) -> str:
+    """``header`` and the ``rows`` most about ``question`` that fit, in their order, "…" where rows were left out;
+    ``caption`` above them when it fits too."""
     wanted = content_tokens(question)
     scores = [len(wanted & content_tokens(row)) for row in rows]
 
     def render(chosen: list[int], with_caption: bool) -> str:
         body: list[str] = []
-        for position, i in enumerate(chosen):  # rows in table order, an ellipsis wherever rows were skipped
+        for position, i in enumerate(chosen):  # rows in order, an ellipsis wherever rows were skipped
             if (position == 0 and i > 0) or (position > 0 and i > chosen[position - 1] + 1):
                 body.append(ELLIPSIS)
             body.append(rows[i])

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
 from docmaker import make_csv
-from test_claims import REALDOCS, checked_on, needs_realdocs
+from test_claims import REALDOCS, checked_on, chunks_of, needs_realdocs
 
+from rag.answers.context import RECORD_SHARE, build_context
+from rag.answers.context_window import estimate_tokens
 from rag.ingest.chunking import chunk_document
 from rag.ingest.parsing import parse_file
+from rag.records import Hit, StageScores
 from rag.settings import Settings
 
 SETTINGS = Settings()
@@ -90,3 +94,33 @@ def test_a_revision_cycle_given_to_the_course_beside_it_is_refused() -> None:
     right = checked_on(passage, question, "IT Companyの「OSSの基礎」研修は2年毎に改訂されます[1]。")
     assert not wrong.claims[0].supported and "another entry" in wrong.claims[0].reason
     assert right.claims[0].supported, right.claims[0].reason
+
+
+@needs_realdocs
+def test_a_row_of_a_sheet_leaves_room_in_the_context_for_the_rows_after_it() -> None:
+    # The end of one category's record came first, widened with its neighbours' text, then the rest of the record
+    # whole: the embedded model's context was full, and the row holding the answer, third in the search, was not
+    # read (教育完了85%以上 is under "その他"). A record now brings the lines the question is about, at most half
+    # the context, under the line naming its row.
+    question = "OpenChain仕様1.2の教育要件として教育完了率の目標は何％以上ですか？"
+    program = "教育の内容のカテゴリ — Company / 教育: コンプライアンスプログラム"
+    chunks = chunks_of(TRAINING)
+    at = {name: next(i for i, c in enumerate(chunks) if all(n in c.text for n in name)) for name in NEEDLES}
+    end_of_it, long_row, answering = (chunks[at[name]] for name in NEEDLES)
+    around = chunks[at[NEEDLES[0]] - 1], chunks[at[NEEDLES[0]] + 1]
+    first = Hit(end_of_it, 1.0, StageScores(), context_before=around[0].text, context_after=around[1].text)
+    hits = [first, Hit(long_row, 0.9, StageScores()), Hit(answering, 0.8, StageScores())]
+
+    passages = build_context(question, hits, replace(SETTINGS, context_budget_tokens=800), "embedded")
+
+    assert [p.chunk for p in passages] == [end_of_it, long_row, answering]
+    assert passages[0].text.splitlines()[0] == program  # a record is read under the line naming its row
+    assert "OpenChain / Spec. -1.2: 教育対象者への教育完了85%以上" in passages[2].text.splitlines()
+    assert all(estimate_tokens(p.text) <= 800 * RECORD_SHARE for p in passages)
+
+
+NEEDLES = (
+    ("コンプライアンスプログラム", "スキルのエビデンスとして保持5"),  # the record's last chunk
+    ("コンプライアンスプログラム", "プログラムのパフォーマンスと効果"),
+    ("教育対象者への教育完了85%以上",),
+)
