@@ -229,3 +229,18 @@ def test_a_statute_section_is_one_name_and_another_section_does_not_vouch_for_it
 
     assert wrong.main_claim_failed and "506(a)(1)" in wrong.claims[0].reason
     assert not right.main_claim_failed, right.claims[0].reason
+
+
+@needs_realdocs
+def test_a_tex_parameter_number_is_no_count_of_arguments() -> None:
+    # The LaTeX guide gives no maximum number of arguments; "\NewDocumentCommand\foo{om}{I grabbed '#1' and '#2'}"
+    # had lent the answer its "2"
+    question = (
+        "According to the LaTeX for authors guide, what is the maximum number of arguments of a \\NewDocumentCommand?"
+    )
+    example = ("en_latex_usrguide.pdf", "I grabbed ‘#1’ and ‘#2’")
+    checked = checked_on(
+        example, question, "A command defined with \\NewDocumentCommand can take at most 2 arguments [1]."
+    )
+
+    assert checked.main_claim_failed and "2" in checked.claims[0].reason
