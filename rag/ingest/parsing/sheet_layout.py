@@ -118,7 +118,7 @@ def _values(row: Sequence[Any]) -> list[str]:
 
 def _column_name(stack: Sequence[Any]) -> str:
     """One column's name from its header cells, top to bottom: "group / column", a repeat said once."""
-    return " / ".join(dict.fromkeys(text for v in stack if (text := format_cell(v))))
+    return " / ".join(_values(stack))
 
 
 def _ranges_in(package: zipfile.ZipFile, path: str) -> tuple[Range, ...]:

@@ -12,6 +12,7 @@ from datetime import date, datetime, time
 from typing import TYPE_CHECKING
 
 from rag.errors import DocumentReadError
+from rag.ingest.parsing.records import RECORD_LABEL, RECORD_NO
 from rag.ingest.text_cleanup import join_wrapped_lines, normalize_text
 from rag.records import Block, ParsedDocument
 
@@ -119,8 +120,6 @@ def record_blocks(
     it (no empty row between). Every block is a record (``RECORD_NO`` its row number, ``RECORD_LABEL`` its naming
     line), so a row too long for one chunk repeats its name in the next (``rag.ingest.chunking``).
     """
-    from rag.ingest.parsing.records import RECORD_LABEL, RECORD_NO
-
     names = [format_cell(c) for c in header]
     keep = _kept_columns(header, rows)
     first_named = next((j for j in keep if j < len(names) and names[j]), keep[0] if keep else 0)
