@@ -1,8 +1,9 @@
-"""The Japanese words a claim adds to its question (its answer), counted as words: kanji pairs, a lone kanji noun
-between particles, each katakana word once and each proper noun once; and whether its evidence holds enough of them.
+"""The words a claim adds to what its evidence says, and whether the evidence holds enough of them: the Japanese
+words it adds to its question (its answer), counted as words (kanji pairs, a lone kanji noun between particles, each
+katakana word once and each proper noun once), and the English words of each of its clauses.
 
-``rag.answers.claim_reasons`` asks ``added_words_unsaid`` of the window a claim is checked against; ``word_count``
-tells how much a text says besides its facts.
+``rag.answers.claim_reasons`` asks ``added_words_unsaid`` and ``clause_unsaid`` of the window a claim is checked
+against; ``word_count`` tells how much a text says besides its facts.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import re
 from collections.abc import Sequence
 
 from rag.answers.facts import Fact, facts_of, words_besides
-from rag.answers.faithfulness import content_tokens, is_katakana, run_tokens, script_runs
+from rag.answers.faithfulness import content_tokens, is_katakana, run_tokens, script_runs, sentence_spans
+from rag.answers.polarity import word_stem
 from rag.ingest.tokenization import proper_nouns
 
 ADDED_WORDS_SHARE = 0.5
@@ -19,6 +21,23 @@ ADDED_WORDS_SHARE = 0.5
 ADDED_MIN_TOKENS = 1
 """Added words (kanji pairs, katakana words) a claim must have for ``added_words_unsaid`` to judge it: one will do
 ("縦持ち" is the whole answer of "データを縦持ち形式に"); a lone kanji is a counter or an ending ("30個")."""
+CLAUSE_WORDS_SHARE = 0.5
+"""Share of an English clause's own words its evidence must hold (``clause_unsaid``)."""
+CLAUSE_NEIGHBOURS = 2
+"""Sentences before and after the window a claim was read on that its clauses may draw their words from: "unlike
+\\newcommand, this is decided argument by argument, so in 's o o +m O{default}' only the mandatory argument is long"
+takes its last clause from two sentences on ("So modifying the example to 's o o +m O{default}' means…")."""
+CLAUSE_MIN_WORDS = 3
+"""Words (besides its facts and the question's) a clause must say for ``clause_unsaid`` to judge it: "and it is
+free" leans on the clause before it."""
+_CLAUSE_BREAK = re.compile(
+    r";|\s[—–]\s|,?\s+(?:but|while|whereas|although|though|yet)\s+|,\s+(?:and|or|so)\s+"
+    r"|\s+and\s+(?=(?:it|they|he|she|this|that|each|all|no|only|must|may|can|cannot|have|has|had|is|are|was|were|will"
+    r"|would|should|does|do|did)\b)",
+    re.IGNORECASE,
+)
+"""Where an English sentence starts another clause: a semicolon or dash, "but", "while", ", and", ", so", or "and"
+before a new subject or verb ("…just before it plays, and the note is moved…", "…stake and have held it…")."""
 _KANJI_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]+")
 _JAPANESE_TOKEN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u30a0-\u30ff]")
 
@@ -41,6 +60,46 @@ def added_words_unsaid(claim: str, topic: str, reading: str, premised: Sequence[
     if len(added) - len(absent) >= ADDED_WORDS_SHARE * len(added):
         return ""
     return ", ".join(sorted(absent)[:4])
+
+
+def clause_unsaid(claim: str, topic: str, window: str, evidence: str, premised: Sequence[Fact] = ()) -> str:
+    """The English words of one clause of the claim that its evidence lacks, when fewer than ``CLAUSE_WORDS_SHARE``
+    of that clause's words are in the ``window`` the claim was read on, with ``CLAUSE_NEIGHBOURS`` sentences of
+    ``evidence`` on either side ("" otherwise, and for a claim of one clause).
+
+    A claim's share of words is counted over the whole claim, so a clause the evidence never says rides on the one
+    it does: "When such foreign persons directly or indirectly own at least a 20 percent stake and have held it for at
+    least one year" held most of its words in "directly or indirectly own at least a 20 percent stake", and "each must
+    be uniform with a diameter of exactly one-thousandth of an inch" leaned on "The wires may have various lengths".
+    Each clause that says something besides its facts and the question's words (at least ``CLAUSE_MIN_WORDS``
+    words) must hold its share of them there; a word is held in any form (``word_stem``)."""
+    clauses = [clause for clause in _CLAUSE_BREAK.split(claim) if clause and clause.strip()]
+    if len(clauses) < 2:
+        return ""
+    known = content_tokens(topic) | content_tokens(" ".join(f.text for f in premised))
+    held = content_tokens(_with_neighbours(window, evidence))
+    for clause in clauses:
+        words = {word for word in words_besides(clause, facts_of(clause)) if word.isascii() and word not in known}
+        if len(words) < CLAUSE_MIN_WORDS:
+            continue
+        absent = sorted(word for word in words if not any(token.startswith(word_stem(word)) for token in held))
+        if len(words) - len(absent) < CLAUSE_WORDS_SHARE * len(words):
+            return ", ".join(absent[:4])
+    return ""
+
+
+def _with_neighbours(window: str, evidence: str) -> str:
+    """``window`` with ``CLAUSE_NEIGHBOURS`` sentences of ``evidence`` before and after it (the window alone when it is
+    not found)."""
+    at = evidence.find(window)
+    if at < 0 or not window:
+        return window
+    spans = sentence_spans(evidence)
+    inside = [i for i, (start, end) in enumerate(spans) if end > at and start < at + len(window)]
+    if not inside:
+        return window
+    first, last = max(inside[0] - CLAUSE_NEIGHBOURS, 0), min(inside[-1] + CLAUSE_NEIGHBOURS, len(spans) - 1)
+    return evidence[spans[first][0] : spans[last][1]]
 
 
 def word_count(text: str) -> int:

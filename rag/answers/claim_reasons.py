@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.answers.added_words import added_words_unsaid
+from rag.answers.added_words import added_words_unsaid, clause_unsaid
 from rag.answers.bindings import (
     bound_elsewhere,
     paired_respectively,
@@ -108,6 +108,8 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
     if contrasted:
         return "; ".join(f"the cited text speaks of {stated}, not {claimed}" for claimed, stated in contrasted)
     if topic and not read.across and (unsaid := added_words_unsaid(claim, topic, read.held, read.premised)):
+        return "the cited text does not say " + unsaid
+    if topic and not read.across and (unsaid := clause_unsaid(claim, topic, read.window, read.evidence, read.premised)):
         return "the cited text does not say " + unsaid
     if said := said_of_names(claim, read.stated, reading, read.named):
         return f"the cited text only names them; it does not say {', '.join(said[:4])}"

@@ -74,6 +74,7 @@ from rag.answers.polarity import denied_words, holds_words
 from rag.answers.prompts import script_language
 from rag.answers.windows import (
     FIELD_NAME,
+    WINDOW_SENTENCES,
     holds_question,
     quote_with_lead_in,
     statements_of,
@@ -82,8 +83,6 @@ from rag.answers.windows import (
 )
 from rag.ingest.tokenization import proper_nouns
 
-WINDOW_SENTENCES = 3
-"""Consecutive evidence sentences one claim may draw its facts from (a claim often joins two or three)."""
 WINDOW_PENALTY = 0.2
 """Score a window loses per sentence beyond the first, so a quote grows only for facts or words it adds."""
 BARE_WORDS = 3

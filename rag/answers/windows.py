@@ -19,6 +19,9 @@ from rag.answers.facts import Fact, facts_of, plain_text
 from rag.answers.faithfulness import asserts_nothing, is_question, is_table_row, sentence_spans
 from rag.ingest.lists import is_list_item, next_lead_in
 
+WINDOW_SENTENCES = 3
+"""Consecutive evidence sentences one claim may draw its facts from (a claim often joins two or three)."""
+
 
 class Window(NamedTuple):
     """Consecutive sentences of a text: ``text`` verbatim (what a quote holds), ``reading`` (what is compared: a row

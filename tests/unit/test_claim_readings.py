@@ -334,3 +334,56 @@ def test_a_date_that_ends_a_sentence_is_one_date() -> None:
         "1 day",
     }
     assert [f.kind for f in facts_of("version 2023.1.2.3")] == ["version"]
+
+
+_FOREIGN_STAKE = ("en_us_bill_hr815_2024.pdf", "(2) CONTROLLED BY A FOREIGN ADVERSARY")
+_OWNED_WHEN = (
+    "Under H.R. 815's provision on data brokers, when is an entity 'controlled by a foreign adversary' because of who "
+    "owns it?"
+)
+_WIRES = ("en_scan_edison_patent_us223898.pdf", "rolled ont into wirea")
+_WIRES_VARY = (
+    "In Edison's electric lamp patent, the kneaded carbon material is rolled out into wires. May the size of the "
+    "wires vary?"
+)
+
+
+@needs_realdocs
+@pytest.mark.parametrize(
+    ("passage", "question", "answer", "unsaid"),
+    [
+        (_FOREIGN_STAKE, _OWNED_WHEN,
+         "When such foreign persons directly or indirectly own at least a 20 percent stake and have held it for at "
+         "least one year [1].", "held"),
+        (_WIRES, _WIRES_VARY,
+         "The wires may have various lengths, but each must be uniform with a diameter of exactly one-thousandth of "
+         "an inch [1].", "inch"),
+    ],
+)  # fmt: skip
+def test_a_clause_the_passage_never_says_does_not_ride_on_the_clause_it_does(
+    passage: tuple[str, str], question: str, answer: str, unsaid: str
+) -> None:
+    # the claim's words were counted over the whole claim: its first clause, the passage's own words, lent the
+    # invented second one ("have held it for at least one year") the share it needed
+    checked = checked_on(passage, question, answer)
+
+    assert checked.main_claim_failed
+    assert "does not say" in checked.claims[0].reason and unsaid in checked.claims[0].reason
+
+
+@needs_realdocs
+@pytest.mark.parametrize(
+    ("passage", "question", "answer"),
+    [
+        (_FOREIGN_STAKE, _OWNED_WHEN,
+         "When a foreign person or a combination of foreign persons from a foreign adversary country directly or "
+         "indirectly owns at least a 20 percent stake in it [1]."),
+        (_WIRES, _WIRES_VARY,
+         "The wires may be rolled out in various lengths and diameters, but each wire is to be uniform in size "
+         "throughout [1]."),
+    ],
+)  # fmt: skip
+def test_each_clause_the_passage_says_is_verified(passage: tuple[str, str], question: str, answer: str) -> None:
+    checked = checked_on(passage, question, answer)
+
+    assert not checked.main_claim_failed, checked.claims[0].reason
