@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from rag.answers.citations import Passage
 from rag.answers.context_window import estimate_tokens, fits, focus, focus_record
+from rag.answers.evidence import SentenceRelevance
 from rag.answers.prompts import format_passage
 from rag.errors import LLMError
 from rag.llm.base import LLMBackend
@@ -60,6 +61,7 @@ def build_context(
     settings: Settings,
     backend_name: str = "",
     prefill_tokens_per_s: float | None = None,
+    relevance: SentenceRelevance | None = None,
 ) -> list[Passage]:
     """Numbered passages from the hits within the context budget.
 
@@ -78,6 +80,7 @@ def build_context(
         settings: supplies the budgets and ``rerank_abs_threshold``.
         backend_name: the LLM backend that will read the passages (its token budget applies).
         prefill_tokens_per_s: how fast that backend reads a prompt, when known (see ``reading_rate``).
+        relevance: the embedding model's cosines: what part of a long chunk a question in another language is about.
 
     Returns:
         Passages numbered from 1 (empty when no hit qualifies).
@@ -121,7 +124,7 @@ def build_context(
                 if tokens_left is None or token_budget is None
                 else min(tokens_left, int(token_budget * RECORD_SHARE))
             )
-            add(hit.chunk, focus_record(question, text, chars_cap, tokens_cap), hit.score, header)
+            add(hit.chunk, focus_record(question, text, chars_cap, tokens_cap, relevance), hit.score, header)
             continue
         table = announced_table(hit)
         around: tuple[Chunk, ...] = ()
@@ -133,12 +136,12 @@ def build_context(
                 text = widened
                 shown = (hit.preceding if before else None, hit.following if after else None)
                 around = tuple(chunk for chunk in shown if chunk is not None)
-        add(hit.chunk, focus(question, text, chars_left, tokens_left), hit.score, header, around)
+        add(hit.chunk, focus(question, text, chars_left, tokens_left, relevance), hit.score, header, around)
         if table is None or table.chunk_id in seen:
             continue
         chars_left, tokens_left, header, too_little = room(table)
         if not too_little:
-            add(table, focus(question, table.text.strip(), chars_left, tokens_left), hit.score, header)
+            add(table, focus(question, table.text.strip(), chars_left, tokens_left, relevance), hit.score, header)
     return passages
 
 

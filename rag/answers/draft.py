@@ -104,7 +104,7 @@ class AnswerDraft:
             # measuring the reading rate loads the model: only when the context is sized by it, so the evidence
             # is ready before the model is
             rate = reading_rate(backend) if settings.sizes_context_by_reading_rate(backend.name) else None
-            self.passages = tuple(build_context(self.query, self.hits, settings, backend.name, rate))
+            self.passages = tuple(build_context(self.query, self.hits, settings, backend.name, rate, relevance))
         self._bases = {h.chunk.chunk_id: h.base for h in self.hits}
         self._relevance = relevance
         ranked = rank_sentences(self.query, self.passages, relevance)

@@ -6,7 +6,7 @@ import hashlib
 from typing import Any
 
 import pytest
-from test_claims import REALDOCS, needs_realdocs
+from test_claims import REALDOCS, chunk_with, embedding_relevance, needs_realdocs
 
 from rag.answers.citations import Passage
 from rag.answers.context import build_context, has_basis
@@ -14,7 +14,7 @@ from rag.answers.context_window import estimate_tokens
 from rag.answers.draft import AnswerDraft, answer_question
 from rag.answers.prompts import answer_messages
 from rag.errors import LLMUnavailableError
-from rag.models.embedding import MINILM_OFFLINE
+from rag.models.embedding import MINILM_OFFLINE, Embedder
 from rag.records import Chunk, Hit, StageScores
 from rag.settings import Settings
 from tests.embedder_probe import ProbeEmbedder
@@ -361,6 +361,28 @@ def test_embedded_model_gets_a_token_budget_that_keeps_the_answering_sentence() 
     assert sum(estimate_tokens(p.text) for p in embedded) <= budget < sum(estimate_tokens(p.text) for p in ollama)
     assert "在宅勤務は所属長の承認を得て週三日まで認められます。" in embedded[0].text
     assert sum(len(p.text) for p in ollama) <= SETTINGS.context_budget_chars
+
+
+@needs_realdocs
+def test_a_question_in_another_language_keeps_the_sentences_it_is_about(e5_embedder: Embedder) -> None:
+    """Asked in English what to hand over with a product that contains OSS, the pamphlet's section was cut to its
+    first sentences, which share no word with the question; the sentence naming the OSS's name, version and licence
+    was not read. Across languages a long chunk keeps the sentences the embedding model finds closest in meaning."""
+    question = (
+        "According to the OSS compliance pamphlet, when we deliver a product with OSS inside to a customer, what kind "
+        "of information about that OSS should we hand over?"
+    )
+    section = chunk_with("ja_oss_compliance_pamphlet.docx", "OSSの名称やバージョン")
+    settings = Settings(context_budget_tokens=200)
+
+    by_words = build_context(question, [Hit(section, 1.0)], settings, "embedded")
+    by_meaning = build_context(
+        question, [Hit(section, 1.0)], settings, "embedded", relevance=embedding_relevance(e5_embedder)
+    )
+
+    assert "バージョン" not in by_words[0].text
+    assert "そこで利用したOSSの名称やバージョン、ライセンスの情報など" in by_meaning[0].text
+    assert estimate_tokens(by_meaning[0].text) <= 200
 
 
 @pytest.mark.parametrize(

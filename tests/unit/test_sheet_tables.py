@@ -119,6 +119,29 @@ def test_a_row_of_a_sheet_leaves_room_in_the_context_for_the_rows_after_it() -> 
     assert all(estimate_tokens(p.text) <= 800 * RECORD_SHARE for p in passages)
 
 
+@needs_realdocs
+def test_a_record_the_question_touches_by_its_column_names_alone_leaves_the_room_to_the_row_that_answers() -> None:
+    # Every line of the workbook's records is named "OpenChain / Spec. -1.2", "OpenChain / Spec. -2.0" and so on, so
+    # asked about "仕様1.2" and "2.0", a long record of another category filled half the context with its lines,
+    # the commentary's page took the rest, and the row holding 教育完了85%以上, fourth in the search, was not read.
+    question = (
+        "各社の教育体系を整理したExcelには、OpenChain仕様1.2の教育要件として教育完了率の目標が書かれています。"
+        "その目標は何％以上で、仕様2.0ではこの種の修了条件はどう扱われていますか？"
+    )
+    chunks = chunks_of(TRAINING)
+    at = {name: next(i for i, c in enumerate(chunks) if all(n in c.text for n in name)) for name in NEEDLES}
+    end_of_it, long_row, answering = (chunks[at[name]] for name in NEEDLES)
+    commentary = next(c for c in chunks_of("ja_openchain_spec_kaisetsu.pdf") if "Version 2.0)では削除" in c.text)
+    in_order = (end_of_it, long_row, commentary, answering)
+    hits = [Hit(chunk, 1.0 - i / 10, StageScores()) for i, chunk in enumerate(in_order)]
+
+    passages = build_context(question, hits, replace(SETTINGS, context_budget_tokens=800), "embedded")
+
+    assert [p.chunk for p in passages] == list(in_order)
+    assert "OpenChain / Spec. -1.2: 教育対象者への教育完了85%以上" in passages[3].text.splitlines()
+    assert "Version 2.0)では削除されています" in passages[2].text
+
+
 NEEDLES = (
     ("コンプライアンスプログラム", "スキルのエビデンスとして保持5"),  # the record's last chunk
     ("コンプライアンスプログラム", "プログラムのパフォーマンスと効果"),
