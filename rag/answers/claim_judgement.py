@@ -39,10 +39,10 @@ from rag.records import Chunk, ClaimStatus, ClaimVerdict
 
 _MARKER = re.compile(r"\s*\[\d+\]")
 _CLOSING = "。．.！？!?"
-_JOIN = re.compile(r"(,\s+(?:while|whereas|but|and)\s+|;\s+|(?<=[しり])、|(?<=[すた]が)、|一方で?、)")
+_JOIN = re.compile(r"(,\s+(?:while|whereas|but|and)\s+|;\s+|(?<=[しりで])、|(?<=[すた]が)、|一方で?、)")
 """Where a sentence joins two statements that may each rest on a passage of their own: ", while", ", and", "; ", and in
-Japanese after a continuative (開始し、/ であり、) or an adversative (ですが、), never after a topic (「…は、」 keeps
-its subject with what is said of it)."""
+Japanese after a continuative (開始し、/ であり、/ 85%以上で、) or an adversative (ですが、), never after a topic
+(「…は、」「…では、」 keep their subject with what is said of it)."""
 
 Support = tuple[int | None, str, ClaimCheck | None]
 """A passage number a claim (or a part of it) rests on, the words resting there, and the check that found them."""

@@ -164,6 +164,6 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
         return (
             f"the cited text is a table row read without its columns: it does not say which value is {subject.text}'s"
         )
-    if past := former_state(claim, read.window):
+    if past := former_state(claim, read.window, topic):
         return f"the cited text describes a former state ({past}); the claim states it as current"
     return ""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from rag.answers.faithfulness import content_tokens
+
 # the evidence describes a former state: the marker itself, not a date ("2020年以前の" bounds a period, it is not
 # about an earlier state of the thing); "従来のTEX では" speaks of the TeX before pTeX
 _FORMER_STATE = re.compile(
@@ -28,9 +30,28 @@ _PAST_IN_CLAIM = re.compile(
 )
 
 
-def former_state(claim: str, evidence: str) -> str:
-    """The past marker of ``evidence`` that ``claim`` drops (states as present), else ""."""
+_PRESENT_STATE = re.compile(
+    r"本(?:バージョン|版)|現(?:バージョン|行|在)|最新(?:版|の)|新(?:版|バージョン|仕様)|今回|今は"
+    r"|\b(?:now|currently|today|(?:this|the current|the new|the latest) (?:version|release|edition))\b",
+    re.IGNORECASE,
+)
+"""Words by which a sentence goes on from a former state to the present one ("…存在していましたが、…本バージョン
+(Version 2.0)では削除されています")."""
+
+
+def former_state(claim: str, evidence: str, topic: str = "") -> str:
+    """The past marker of ``evidence`` that ``claim`` drops (states as present), else "".
+
+    A sentence that goes on to the present state (``_PRESENT_STATE`` after the marker) vouches for a claim in the
+    present when what the claim adds to its question (``topic``) is said there: "仕様2.0ではこの種の修了条件は削除
+    されています" on "以前のバージョン(Version 1.2)では…修了条件…が存在していましたが、…本バージョン(Version 2.0)
+    では削除されています", not "…修了条件が規定されています", whose 規定 is said of the former state."""
     marker = _FORMER_STATE.search(evidence)
     if marker is None or _PAST_IN_CLAIM.search(claim):
         return ""
+    present = _PRESENT_STATE.search(evidence, marker.end())
+    if present is not None and topic:
+        added = content_tokens(claim) - content_tokens(topic)
+        if added and len(added & content_tokens(evidence[present.start() :])) * 2 >= len(added):
+            return ""
     return marker.group(0)

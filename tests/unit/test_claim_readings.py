@@ -6,12 +6,14 @@ shown as verified, or a right one that was refused, before its fix."""
 from __future__ import annotations
 
 import pytest
-from test_claims import checked_on, needs_realdocs
+from test_claims import checked_on, chunk_with, needs_realdocs
 
+from rag.answers.citations import Passage
 from rag.answers.fact_matching import fact_found
 from rag.answers.facts import facts_of
 from rag.answers.faithfulness import content_tokens
 from rag.answers.scope import former_state
+from rag.answers.verification import check_answer
 
 _TOOLCHAINS = ("en_mtower_functionality_description.md", "Toolchain Selection")
 _WHICH_TOOLCHAINS = "Which toolchains can be selected for building mTower?"
@@ -346,6 +348,40 @@ _WIRES_VARY = (
     "In Edison's electric lamp patent, the kneaded carbon material is rolled out into wires. May the size of the "
     "wires vary?"
 )
+
+
+_COMPLETION_TARGET = (
+    "各社の教育体系を整理したExcelには、OpenChain仕様1.2の教育要件として教育完了率の目標が書かれています。"
+    "その目標は何％以上で、仕様2.0ではこの種の修了条件はどう扱われていますか？"
+)
+
+
+@needs_realdocs
+@pytest.mark.parametrize(
+    ("answer", "verified"),
+    [
+        ("その目標は85%以上で、仕様2.0ではこの種の修了条件は削除されています。", True),
+        ("その目標は85%以上で、仕様2.0ではこの種の修了条件が規定されています。", False),
+    ],
+)
+def test_a_sentence_that_goes_on_to_the_present_state_vouches_for_what_it_says_of_it(
+    answer: str, verified: bool
+) -> None:
+    # "以前のバージョン(Version 1.2)では、…修了条件…が存在していましたが、…本バージョン(Version 2.0)では削除されて
+    # います": the right answer was refused as stating a former state as current, and, joined by "85%以上で、", was
+    # never read part by part (the 85% is the workbook's, the deletion the commentary's)
+    record = chunk_with("ja_oss_training_case_analysis.xlsx", "教育対象者への教育完了85%以上")
+    commentary = chunk_with("ja_openchain_spec_kaisetsu.pdf", "Version 2.0)では削除")
+    passages = [Passage(1, record, record.text), Passage(2, commentary, commentary.text)]
+
+    checked = check_answer(answer, _COMPLETION_TARGET, passages)
+
+    assert checked.main_claim_failed is not verified
+    if verified:
+        assert set(checked.claims[0].cited) == {1, 2}
+    else:  # 規定 is said of the former state
+        alone = check_answer(answer.split("、", 1)[1].replace("。", "[2]。"), _COMPLETION_TARGET, passages)
+        assert "former state" in alone.claims[0].reason
 
 
 @needs_realdocs
