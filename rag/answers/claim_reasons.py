@@ -27,7 +27,7 @@ from rag.answers.contrast import alone_among_others, any_against_exclusive, diff
 from rag.answers.defaults import default_elsewhere, default_unsaid
 from rag.answers.facts import Fact
 from rag.answers.faithfulness import content_tokens
-from rag.answers.item_labels import under_another_item
+from rag.answers.item_labels import under_another_item, under_another_label
 from rag.answers.pairings import (
     counted_elsewhere,
     mapped_respectively_elsewhere,
@@ -147,6 +147,8 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
         return f"the cited text gives {swapped_pair[0].text} and {swapped_pair[1].text} the other way round"
     if topic and (item := under_another_item(topic, read.window, read.evidence)):
         return f"the cited text says this under item {item[1]}, not {item[0]}"
+    if topic and (entry := under_another_label(topic, read.window, read.evidence)):
+        return f"the cited text says this of {entry[1]}, not {entry[0]}"
     if record := record_value_of_another(claim, reading) or record_value_of_another(claim, read.evidence):
         return f"the cited text gives {record[1]} to another entry; {record[0]}'s is {record[2]}"
     if counted := counted_elsewhere(claim, reading):

@@ -195,6 +195,33 @@ def test_the_advice_of_another_checklist_item_is_no_answer_about_the_item_asked(
 
 
 @needs_realdocs
+@pytest.mark.parametrize(
+    ("answer", "found"),
+    [
+        ("親文字からルビのはみ出しがあった場合に、ルビ文字を空白に二分まで掛けてよいことを意味します[1]。", "1/2 掛"),
+        ("前に配置する文字と後ろに配置する文字の字間を四分アキにすることを意味します[1]。", "-1/2 連"),
+    ],
+    ids=["line of 1/2 掛", "line of -1/2 連"],
+)
+def test_the_line_of_another_entry_of_a_legend_is_no_answer_about_the_entry_asked(answer: str, found: str) -> None:
+    # the legend of table 1: "1/2 掛:親文字からルビのはみ出しがあった場合,ルビ文字を空白に二分まで掛けてよい." above
+    # "1/4 掛:…四分まで掛けてよい."; the line of 1/2 掛 held every word of the first answer and was verified
+    passage = ("ja_w3c_jlreq_line_composition.html", "1/4 掛:親文字から")
+    question = "簡便な行組版ルールの表1（文字間の空き量）で、記号「1/4 掛」は何を意味しますか？"
+
+    refused = checked_on(passage, question, answer)
+    shown = checked_on(
+        passage,
+        question,
+        "親文字からルビのはみ出しがあった場合に、ルビ文字を空白に四分まで掛けてよいことを意味します[1]。",
+    )
+
+    assert refused.main_claim_failed
+    assert f"says this of {found}, not 1/4 掛" in refused.claims[0].reason
+    assert not shown.main_claim_failed
+
+
+@needs_realdocs
 def test_a_reply_that_copies_out_the_passages_is_replaced_by_the_evidence() -> None:
     """Asked whether one copy of a licence shared by several OSS is enough, the model wrote out its passage, header
     and all ("[1] (…faq.pdf, p. 18 — …)"); each copied sentence was verified where it stood, and none answered."""
