@@ -149,7 +149,7 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
         return f"the cited text says this under item {item[1]}, not {item[0]}"
     if topic and (entry := under_another_label(topic, read.window, read.evidence)):
         return f"the cited text says this of {entry[1]}, not {entry[0]}"
-    if record := record_value_of_another(claim, reading) or record_value_of_another(claim, read.evidence):
+    if record := record_value_of_another(claim, reading, topic) or record_value_of_another(claim, read.evidence, topic):
         return f"the cited text gives {record[1]} to another entry; {record[0]}'s is {record[2]}"
     if counted := counted_elsewhere(claim, reading):
         return f"the cited text counts the {counted[1]} as {counted[2]}; it gives {counted[0]} for something else"

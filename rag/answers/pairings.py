@@ -148,6 +148,35 @@ are left to other checks."""
 _LATIN_NAME_MIN = 3
 
 
+MIN_ASKED_VALUE = 4
+"""Characters a record's value must have to be taken as given by a claim that names no record ("一般" and "新人" are
+words any answer may use)."""
+
+
+def _asked_record_value_of_another(
+    said: str, topic: str, records: list[tuple[str, str]], openings: list[list[str]]
+) -> tuple[str, str, str] | None:
+    """``record_value_of_another`` for a claim naming no record: the records the question names most fully are the
+    asked ones, and a value the claim gives that only another record holds is that record's."""
+    names = [_name_in(before, topic) for before, _after in records]
+    longest = max((len(name) for at, name in names if at >= 0), default=0)
+    if not longest:
+        return None
+    asked = [i for i, (at, name) in enumerate(names) if at >= 0 and len(name) == longest]
+    if len(asked) == len(records):
+        return None
+    for i, values in enumerate(openings):
+        if i in asked:
+            continue
+        for value in values:
+            if len(value) < MIN_ASKED_VALUE or value not in said:
+                continue
+            if not any(value in records[j][1] for j in asked):
+                own = openings[asked[0]]
+                return names[asked[0]][1], value, own[0] if own else records[asked[0]][1]
+    return None
+
+
 def _records(reading: str) -> list[tuple[str, str]]:
     """``(before, after)`` for every record mark of the reading's lines: the line's text since the mark before (which
     ends with this record's name) and its text up to the next mark (which opens with its value)."""
@@ -192,17 +221,22 @@ def _value_openings(after: str) -> list[str]:
     return [o for o in openings if len(o) >= max(MIN_RECORD_PART, _LATIN_NAME_MIN if o.isascii() else 0)]
 
 
-def record_value_of_another(claim: str, reading: str) -> tuple[str, str, str] | None:
+def record_value_of_another(claim: str, reading: str, topic: str = "") -> tuple[str, str, str] | None:
     """``(name, value, its own)`` when the claim gives a record's name the value the evidence gives another record:
     "Ryo Iimura attended from NEC Solution Innovators" against the minutes' line "… Takuya Takeichi– NEC Solution
     Innovators Ryo Iimura – Macnica", or "提供元はオープンソースライセンス研究所で" against "※提供元:OpenChain Japan
     WG(FAQ Subgroup)" and "※協力 :オープンソースライセンス研究所". The value the claim gives a name is the first
-    record value written after it in the same clause; one written before it ("…研究所が協力しています") is left be."""
+    record value written after it in the same clause; one written before it ("…研究所が協力しています") is left be.
+    A claim that names no record answers for the one its question (``topic``) names most fully: asked who IT
+    Company's 「OSSの基礎」 is for, "OSSのコンプライアンス…に関連する管理者・担当者が対象です" gives it the value of
+    "IT Company / OSSコンプライアンス教育"."""
     said = normalize(claim)
     records = [(normalize(before), normalize(after)) for before, after in _records(reading)]
     if len(records) < 2:
         return None
     openings = [_value_openings(after) for _before, after in records]
+    if topic and all(_name_in(before, said)[0] < 0 for before, _after in records):
+        return _asked_record_value_of_another(said, normalize(topic), records, openings)
     for clause in CLAUSE_END.split(said):
         names = [_name_in(before, clause) for before, _after in records]
         longest = max((len(name) for _at, name in names), default=0)

@@ -97,6 +97,27 @@ def test_a_revision_cycle_given_to_the_course_beside_it_is_refused() -> None:
 
 
 @needs_realdocs
+def test_an_answer_naming_no_course_is_read_for_the_course_its_question_names() -> None:
+    # "IT Company / OSSの基礎: OSSを利用するための社内インフラ利用経験のある営業、SE、…" and, on the next line,
+    # "IT Company / OSSコンプライアンス教育: OSSのコンプライアンス(ライセンス、知財、他)、…管理者、担当者向け": the
+    # answer copying the next line names no course, and was verified
+    question = "教育プログラム事例分析の表で、IT Companyの「OSSの基礎」研修の対象者は誰ですか？"
+    passage = (TRAINING, "社内インフラ利用経験のある営業")
+    wrong = checked_on(
+        passage,
+        question,
+        "OSSのコンプライアンス（ライセンス、知財など）やガイドラインに関連する管理者・担当者が対象です[1]。",
+    )
+    right = checked_on(
+        passage,
+        question,
+        "OSSを利用するための社内インフラの利用経験がある営業、SE、設計、品質保証などの人が対象です[1]。",
+    )
+    assert not wrong.claims[0].supported and "another entry; OSSの基礎's is" in wrong.claims[0].reason
+    assert right.claims[0].supported, right.claims[0].reason
+
+
+@needs_realdocs
 def test_a_row_of_a_sheet_leaves_room_in_the_context_for_the_rows_after_it() -> None:
     # The end of one category's record came first, widened with its neighbours' text, then the rest of the record
     # whole: the embedded model's context was full, and the row holding the answer, third in the search, was not
