@@ -18,6 +18,15 @@ a number ("one" is as often a pronoun); "one of" picks, and "one or all", "one b
 all tracks may be TRANSPOSED" answered how many notes a LinnSequencer disk holds."""
 NO_COUNT_REASON = "the question asks how many, and the answer gives no number"
 NO_AMOUNT_REASON = "the question asks for a figure ({}), and the answer gives none"
+OTHER_UNIT_REASON = "the question asks for a figure in {}, and the answer gives one in {}"
+
+_RATE = r"(?:[a-z]+[- ])?[a-z]+[- ]per[- ][a-z]+"
+_ASKED_UNIT = re.compile(rf"\bin\s+({_RATE})\s*[,?]", re.IGNORECASE)
+"""A question's words for the rate it wants its figure in, set off by a comma or ending it: "What is the fastest
+tempo, in beats per minute, that…". A rate, not a plain unit: "2 minutes" answers a question asked in seconds, where
+"30 frames per second" answers none asked in beats per minute."""
+_FIGURE_UNIT = re.compile(rf"\d\s*({_RATE})\b", re.IGNORECASE)
+"""A figure's rate written after it: "30 frames per second"."""
 
 _ASKS_AMOUNT = re.compile(
     r"\bhow (?:much|old)\b"
@@ -56,15 +65,38 @@ def amount_unsaid(answer: str, question: str) -> str:
     return found.group()
 
 
+def unit_unsaid(answer: str, question: str) -> tuple[str, str] | None:
+    """``(asked, given)`` when ``question`` asks for a figure in a rate ("…, in beats per minute, …") and every figure
+    of ``answer`` written with a rate is in another one; None otherwise. Asked the fastest tempo in beats per minute
+    (the brochure gives none), "The LinnSequencer can be set to TEMPO in BEATS-PER-MINUTE or FRAMES-PER-BEAT at 24,
+    25, or 30 frames per second" was verified, and gave a frame rate."""
+    asked = _ASKED_UNIT.search(question)
+    if asked is None:
+        return None
+    wanted = _unit_words(asked.group(1))
+    given = [found.group(1) for found in _FIGURE_UNIT.finditer(answer)]
+    if not given or any(_unit_words(unit) & wanted for unit in given):
+        return None
+    return asked.group(1), given[-1]
+
+
 def figure_unsaid(answer: str, question: str) -> str:
     """Why ``answer`` answers nothing when its question asks for a figure it does not give ("" when it gives one, or
     the question asks for none): the answer's point, however true, is then no answer (``count_unsaid``,
-    ``amount_unsaid``)."""
+    ``amount_unsaid``, ``unit_unsaid``)."""
     if count_unsaid(answer, question):
         return NO_COUNT_REASON
     if amount := amount_unsaid(answer, question):
         return NO_AMOUNT_REASON.format(amount)
+    if units := unit_unsaid(answer, question):
+        return OTHER_UNIT_REASON.format(*units)
     return ""
+
+
+def _unit_words(unit: str) -> set[str]:
+    """The words of a rate, singular ("beats per minute" -> beat, minute), "per" left out."""
+    words = re.findall(r"[a-z]+", unit.casefold())
+    return {word[:-1] if len(word) > 3 and word.endswith("s") else word for word in words if word != "per"}
 
 
 def _gives_figure(answer: str) -> bool:

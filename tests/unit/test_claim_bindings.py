@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 from test_claims import chunk_with, embedding_relevance, needs_realdocs
 
-from rag.answers.asked_figures import NO_COUNT_REASON, amount_unsaid, count_unsaid
+from rag.answers.asked_figures import NO_COUNT_REASON, amount_unsaid, count_unsaid, unit_unsaid
 from rag.answers.bounds import bound_reversed
 from rag.answers.citations import Passage
 from rag.answers.claims import check_claim
@@ -824,6 +824,25 @@ def test_a_question_asking_for_a_rate_or_an_amount_wants_a_figure() -> None:
     assert amount_unsaid("ルビ文字を空白に掛けてよい。", "ルビの文字サイズを親文字の何分の1にしますか？") == "何分の"
     assert not amount_unsaid("The rate limiter drops requests.", "What does the rate limiter do?")  # asks no figure
     assert not amount_unsaid("Git.", "Which version control system does the project use?")  # names a thing
+
+
+@needs_realdocs
+def test_a_question_asking_for_a_rate_wants_a_figure_in_that_rate() -> None:
+    """Asked the LinnSequencer's fastest tempo in beats per minute (the brochure gives none), the model copied "The
+    LinnSequencer can be set to TEMPO in BEATS-PER-MINUTE or FRAMES-PER-BEAT at 24, 25, or 30 frames per second":
+    every word of it is the brochure's, so it was shown as the verified answer, and it gives a frame rate."""
+    brochure = chunk_with("en_scan_linn_sequencer_brochure.pdf", "FRAMES-PER-BEAT")
+    passages = [Passage(1, brochure, brochure.text)]
+    question = "What is the fastest tempo, in beats per minute, that the LinnSequencer can be set to?"
+    copied = (
+        "The LinnSequencer can be set to TEMPO in BEATS-PER-MINUTE or FRAMES-PER-BEAT at 24, 25, or 30 frames per "
+        "second [1]."
+    )
+    checked = check_answer(copied, question, passages)
+    assert checked.main_claim_failed
+    assert "in beats per minute, and the answer gives one in frames per second" in checked.claims[0].reason
+    assert unit_unsaid("The fastest tempo is 250 beats per minute.", question) is None
+    assert unit_unsaid("It takes 2 minutes.", "How long does it take, in seconds?") is None  # a unit, not a rate
 
 
 @needs_realdocs
