@@ -45,34 +45,43 @@ def under_another_item(question: str, window: str, evidence: str) -> tuple[str, 
     return f"({asked})", f"({under[0]})"
 
 
-_LABELLED_LINE = re.compile(r"^[ \t]*([^\n:：]{1,15}?)[ \t]*[:：]", re.MULTILINE)
-"""A line opening with a short label and a colon: an entry of a legend or glossary ("1/4 掛:…", "×:…")."""
-MIN_LABELLED_LINES = 3
-"""Labelled lines a text must have for them to be read as a legend's entries."""
+_LABELLED_LINE = re.compile(r"^[ \t]*(?:(\d+(?:\.\d+)+)(?=[ \t]+\S)|([^\n:：]{1,15}?)[ \t]*[:：])", re.MULTILINE)
+"""A line opening with a label: a short one and a colon, an entry of a legend or glossary ("1/4 掛:…", "×:…"), or a
+dotted number, an item of a numbered specification ("1.1.2 A documented procedure…")."""
+MIN_LABELLED_LINES = 2
+"""Labelled lines a text must have for them to be read as a list's entries."""
 
 
 def under_another_label(question: str, window: str, evidence: str) -> tuple[str, str] | None:
-    """``(asked, found)`` when the question names one entry of a legend the evidence holds (lines opening with a
-    short label and a colon, at least ``MIN_LABELLED_LINES`` of them), quoting its label or writing one with a digit
-    in it, and the ``window`` a claim rests on is on the line of another label; None otherwise. The longest label
-    the question names is the one asked ("1/4 掛" over "1/4")."""
-    labels = [(found.start(), normalize(found.group(1))) for found in _LABELLED_LINE.finditer(evidence)]
+    """``(asked, found)`` when the question names one entry of a list the evidence holds (lines opening with a
+    label, ``_LABELLED_LINE``, at least ``MIN_LABELLED_LINES`` of them), quoting its label or writing one with a
+    digit in it, and the ``window`` a claim rests on is on the line of another label that is not one of its
+    sub-items ("1.1.2" is under "1.1"); None otherwise. The longest label the question names is the one asked
+    ("1/4 掛" over "1/4", "1.1.2" over "1.1")."""
+    labels = [
+        (found.start(), normalize(found.group(1) or found.group(2))) for found in _LABELLED_LINE.finditer(evidence)
+    ]
     if len(labels) < MIN_LABELLED_LINES:
         return None
     asked_text, quoted = normalize(question), {normalize(term) for term in quoted_phrases(question)}
-    named = [
-        label for _at, label in labels if label in asked_text and (label in quoted or any(c.isdigit() for c in label))
-    ]
+    named = [label for _at, label in labels if label in quoted or (_has_digit(label) and _names(asked_text, label))]
     if not named:
         return None
     asked = max(named, key=len)
-    if sum(label == asked for _at, label in labels) != 1:
-        return None
     start = evidence.find(window)
     before = [(at, label) for at, label in labels if at <= start] if start >= 0 else []
     if not before:
         return None
     at, found = before[-1]
-    if found == asked or "\n" in evidence[at:start]:  # its own entry, or a line that is no entry
-        return None
+    if found == asked or found.startswith(f"{asked}.") or "\n" in evidence[at:start]:
+        return None  # its own entry, one of its sub-items, or a line that is no entry
     return asked, found
+
+
+def _has_digit(label: str) -> bool:
+    return any(ch.isdigit() for ch in label)
+
+
+def _names(text: str, label: str) -> bool:
+    """Whether ``text`` writes ``label`` whole: "1.1" is not named by "1.1.2", nor "1/4" by "11/4"."""
+    return re.search(rf"(?<![\d.]){re.escape(label)}(?![\d.])", text) is not None

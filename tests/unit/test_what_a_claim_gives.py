@@ -222,6 +222,28 @@ def test_the_line_of_another_entry_of_a_legend_is_no_answer_about_the_entry_aske
 
 
 @needs_realdocs
+def test_the_line_of_another_numbered_item_is_no_answer_about_the_item_asked() -> None:
+    # "1.1.1 A documented Open Source policy." above "1.1.2 A documented procedure that makes Software Staff aware…"
+    passage = ("ja_openchain_spec_kaisetsu.pdf", "1.1.2 A documented procedure")
+    question = "What is Verification Material 1.1.2 under requirement 1.1 (Policy) of the OpenChain specification?"
+
+    refused = checked_on(passage, question, "A documented Open Source policy [1].")
+    shown = checked_on(
+        passage, question, "A documented procedure that makes Software Staff aware of the Open Source policy [1]."
+    )
+    under = checked_on(
+        passage,
+        "What does requirement 1.1 of the OpenChain specification ask for?",
+        "A documented Open Source policy [1].",
+    )
+
+    assert refused.main_claim_failed
+    assert "says this of 1.1.1, not 1.1.2" in refused.claims[0].reason
+    assert not shown.main_claim_failed
+    assert "1.1.1" not in under.claims[0].reason  # 1.1.1 is an item of requirement 1.1
+
+
+@needs_realdocs
 def test_a_reply_that_copies_out_the_passages_is_replaced_by_the_evidence() -> None:
     """Asked whether one copy of a licence shared by several OSS is enough, the model wrote out its passage, header
     and all ("[1] (…faq.pdf, p. 18 — …)"); each copied sentence was verified where it stood, and none answered."""
