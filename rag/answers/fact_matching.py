@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from rag.answers.facts import COUNTERS, SHARE_COUNT, Fact
+from rag.answers.facts import COUNTERS, SHARE_COUNT, Fact, unit_named
 from rag.answers.names import abbreviation_found, phrase_found
 
 
@@ -56,6 +56,9 @@ def fact_found(fact: Fact, evidence_facts: tuple[Fact, ...], evidence_text: str)
             # a bare single digit is everywhere ("1シート" is no evidence of "1MB")
             loose = fact.unit not in COUNTERS and (not fact.unit or not other.unit)
             loose = loose and (fact.unit == other.unit or significant_digits(fact) >= 2)
+            # the unit a claim gives a bare number must be named where the number is read (a table's header, the
+            # sentence): "1678時間" is no reading of the patent scan's OCR line "Agadiontion Sled がover 1678."
+            loose = loose and (not fact.unit or bool(other.unit) or unit_named(fact.unit, evidence_text))
             # a chart's "8 (21.6%)" counts what the claim's "8社" or "8" does; "50の裁判例" counts the cases of
             # "50件の裁判例" (two digits at least: a bare single digit before の is everywhere)
             counted = other.unit == SHARE_COUNT and (not fact.unit or fact.unit in COUNTERS)

@@ -121,6 +121,26 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"月", "month"),
     (r"日", "day"),
 )
+_UNIT_NAMES: dict[str, re.Pattern[str]] = {
+    unit: re.compile(
+        rf"(?<![a-z])(?:{'|'.join(pattern for pattern, named in _UNITS if named == unit)})(?![a-z])", re.IGNORECASE
+    )
+    for unit in dict.fromkeys(named for _pattern, named in _UNITS)
+}
+
+
+IMPLIED_UNITS = frozenset({"ordinal", "row", "column", "year", "month", "day"})
+"""Units a text leaves implied with a bare number as often as it writes them: "released in 1994" is "1994年", the 12th
+item of a list is "12番目"."""
+
+
+def unit_named(unit: str, text: str) -> bool:
+    """Whether ``text`` names ``unit`` (a canonical unit of ``Fact.value``) in any of its spellings, anywhere; an
+    ``IMPLIED_UNITS`` one always counts as named."""
+    names = _UNIT_NAMES.get(unit)
+    return unit in IMPLIED_UNITS or names is None or names.search(text) is not None
+
+
 COUNTERS = frozenset({"person", "company", "case", "times", "age", "fold"})
 """Units that say what is counted: a claim's count must meet the same counter in the evidence."""
 SHARE_COUNT = "counted"

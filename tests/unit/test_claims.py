@@ -18,6 +18,7 @@ from rag.answers.claims import check_claim
 from rag.answers.contrast import claimed_terms, contrasted_terms
 from rag.answers.draft import AnswerDraft
 from rag.answers.evidence import SentenceRelevance
+from rag.answers.fact_matching import fact_found
 from rag.answers.facts import facts_of
 from rag.answers.faithfulness import is_yes_no_question, split_sentences
 from rag.answers.polarity import asks_negatively, is_negated
@@ -62,6 +63,22 @@ def checked_on(passage: tuple[str, str], question: str, answer: str) -> CheckedA
     """``answer`` to ``question`` checked against one passage: the chunk of ``passage[0]`` holding ``passage[1]``."""
     chunk = chunk_with(*passage)
     return check_answer(answer, question, [Passage(1, chunk, chunk.text)])
+
+
+@needs_realdocs
+def test_a_unit_the_claim_gives_a_bare_number_must_be_named_where_it_is_read() -> None:
+    """Asked how many hours Edison's lamp lasts (the patent gives none), "この特許は、1678時間の寿命を示しています" was
+    verified on the scan's OCR line "233.096, dated January 27, 1900,ーー Agadiontion Sled がover 1678.": a bare
+    number was taken for any measure. A table's header or the sentence must name the unit; a year or an ordinal
+    needs no word ("released in 1994" is 1994年)."""
+    scan = chunk_with("en_scan_edison_patent_us223898.pdf", "Agadiontion Sled")
+    question = "エジソンの電球の特許には、この電球が何時間くらい点灯し続けられる（寿命）と書かれていますか？"
+    checked = check_answer("この特許は、1678時間の寿命を示しています[1]。", question, [Passage(1, scan, scan.text)])
+    assert checked.main_claim_failed and "1678時間" in checked.claims[0].reason
+    assert check_claim("It lasts 1678 hours.", "Lamp life (hours): 1678").supported  # the header names it
+    released = "LaTeX2ε was released in 1994."
+    (year,) = facts_of("1994年")
+    assert fact_found(year, tuple(facts_of(released)), released)
 
 
 @needs_realdocs
