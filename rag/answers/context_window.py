@@ -149,8 +149,9 @@ def _telling_scores(question: str, lines: list[str]) -> tuple[list[int], list[in
 def line_scores(question: str, lines: Sequence[str], relevance: SentenceRelevance | None = None) -> list[float]:
     """How much each line (a sentence, a table row) is about ``question``: how many of its content words (or
     character bigrams) the line holds; for a question in another language than the lines, which share no word with
-    it, the embedding model's cosine (``relevance``), when given. An English question about the Digital Agency's
-    Japanese rules shares only "1" and "2" with them, and those with the wrong row."""
+    it, the embedding model's cosine (``relevance``), when given: asked in English what to hand over with a product
+    holding OSS, the pamphlet's section kept its first sentences, and not
+    "…OSSの名称やバージョン、ライセンスの情報など…"."""
     if relevance is not None and lines and script_language(question) != script_language("\n".join(lines)):
         return [float(cosine) for cosine in relevance(question, list(lines))]
     wanted = content_tokens(question)
