@@ -22,7 +22,7 @@ from rag.answers.bindings import (
     said_of_sibling,
 )
 from rag.answers.choices import chose_elsewhere, done_by_another, ordered_elsewhere
-from rag.answers.claim_words import about_elsewhere, asked_unsaid, purpose_unsaid, said_of_names
+from rag.answers.claim_words import about_elsewhere, asked_unsaid, misquoted, purpose_unsaid, said_of_names
 from rag.answers.contrast import alone_among_others, any_against_exclusive, difference_denied, one_side_only, set_aside
 from rag.answers.defaults import default_elsewhere, default_unsaid
 from rag.answers.facts import Fact
@@ -107,6 +107,8 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
     claim, topic, reading = read.claim, read.topic, read.reading
     if contrasted:
         return "; ".join(f"the cited text speaks of {stated}, not {claimed}" for claimed, stated in contrasted)
+    if misquote := misquoted(claim, topic, read.evidence):
+        return f"the cited text does not say 「{misquote}」 word for word"
     if topic and not read.across and (unsaid := added_words_unsaid(claim, topic, read.held, read.premised)):
         return "the cited text does not say " + unsaid
     if topic and not read.across and (unsaid := clause_unsaid(claim, topic, read.window, read.evidence, read.premised)):

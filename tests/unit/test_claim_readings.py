@@ -350,6 +350,26 @@ _WIRES_VARY = (
 )
 
 
+@needs_realdocs
+def test_a_quotation_must_be_the_passage_s_own_words() -> None:
+    # "AB: いいですね!今まで我慢した分、発散しましょう!": the misquotation held most of its words and was verified
+    passage = ("ja_chat_realpersonachat_00004.json", "ヨーロッパは観光地が魅力的です")
+    question = (
+        "チャット00004で、AAさんがコロナが落ち着くのを待って今バイトなどをしていると言ったとき、"
+        "ABさんはどう返しましたか？"
+    )
+
+    misquoted = checked_on(
+        passage, question, "ABさんは「いいですね!今まで我慢した分、貯金しましょう!」と返しました[1]。"
+    )
+    quoted = checked_on(
+        passage, question, "ABさんは「いいですね！今まで我慢した分、発散しましょう！」と返しました[1]。"
+    )
+
+    assert misquoted.main_claim_failed and "word for word" in misquoted.claims[0].reason
+    assert not quoted.main_claim_failed, quoted.claims[0].reason  # full-width marks are the same words
+
+
 _COMPLETION_TARGET = (
     "各社の教育体系を整理したExcelには、OpenChain仕様1.2の教育要件として教育完了率の目標が書かれています。"
     "その目標は何％以上で、仕様2.0ではこの種の修了条件はどう扱われていますか？"
