@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from rag.answers.facts import Fact, facts_of, words_besides
 from rag.answers.faithfulness import content_tokens, is_katakana, run_tokens, script_runs, sentence_spans
-from rag.answers.polarity import word_stem
+from rag.answers.polarity import holds_word
 from rag.ingest.tokenization import proper_nouns
 
 ADDED_WORDS_SHARE = 0.5
@@ -72,7 +72,7 @@ def clause_unsaid(claim: str, topic: str, window: str, evidence: str, premised: 
     least one year" held most of its words in "directly or indirectly own at least a 20 percent stake", and "each must
     be uniform with a diameter of exactly one-thousandth of an inch" leaned on "The wires may have various lengths".
     Each clause that says something besides its facts and the question's words (at least ``CLAUSE_MIN_WORDS``
-    words) must hold its share of them there; a word is held in any form (``word_stem``)."""
+    words) must hold its share of them there; a word is held in any form (``holds_word``)."""
     clauses = [clause for clause in _CLAUSE_BREAK.split(claim) if clause and clause.strip()]
     if len(clauses) < 2:
         return ""
@@ -82,7 +82,7 @@ def clause_unsaid(claim: str, topic: str, window: str, evidence: str, premised: 
         words = {word for word in words_besides(clause, facts_of(clause)) if word.isascii() and word not in known}
         if len(words) < CLAUSE_MIN_WORDS:
             continue
-        absent = sorted(word for word in words if not any(token.startswith(word_stem(word)) for token in held))
+        absent = sorted(word for word in words if not holds_word(word, held))
         if len(words) - len(absent) < CLAUSE_WORDS_SHARE * len(words):
             return ", ".join(absent[:4])
     return ""

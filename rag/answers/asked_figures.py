@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from rag.answers.facts import facts_of
+from rag.answers.faithfulness import content_tokens
 from rag.answers.worked_figures import asks_count
 
 _NONE = re.compile(r"\b(?:no|none|nobody|zero|neither)\b|ゼロ|いない|いません|ない|ません|なし|無し", re.IGNORECASE)
@@ -73,9 +74,9 @@ def unit_unsaid(answer: str, question: str) -> tuple[str, str] | None:
     asked = _ASKED_UNIT.search(question)
     if asked is None:
         return None
-    wanted = _unit_words(asked.group(1))
+    wanted = content_tokens(asked.group(1))  # a rate's words, singular, "per" left out
     given = [found.group(1) for found in _FIGURE_UNIT.finditer(answer)]
-    if not given or any(_unit_words(unit) & wanted for unit in given):
+    if not given or any(content_tokens(unit) & wanted for unit in given):
         return None
     return asked.group(1), given[-1]
 
@@ -91,12 +92,6 @@ def figure_unsaid(answer: str, question: str) -> str:
     if units := unit_unsaid(answer, question):
         return OTHER_UNIT_REASON.format(*units)
     return ""
-
-
-def _unit_words(unit: str) -> set[str]:
-    """The words of a rate, singular ("beats per minute" -> beat, minute), "per" left out."""
-    words = re.findall(r"[a-z]+", unit.casefold())
-    return {word[:-1] if len(word) > 3 and word.endswith("s") else word for word in words if word != "per"}
 
 
 def _gives_figure(answer: str) -> bool:

@@ -22,7 +22,7 @@ from rag.answers.bindings import (
     said_of_sibling,
 )
 from rag.answers.choices import chose_elsewhere, done_by_another, ordered_elsewhere
-from rag.answers.claim_words import about_elsewhere, asked_unsaid, misquoted, purpose_unsaid, said_of_names
+from rag.answers.claim_words import about_elsewhere, asked_unsaid, purpose_unsaid, said_of_names
 from rag.answers.contrast import alone_among_others, any_against_exclusive, difference_denied, one_side_only, set_aside
 from rag.answers.defaults import default_elsewhere, default_unsaid
 from rag.answers.facts import Fact
@@ -35,6 +35,7 @@ from rag.answers.pairings import (
     values_swapped,
 )
 from rag.answers.quantifiers import widened_unsaid
+from rag.answers.quotations import misquoted
 from rag.answers.scope import former_state
 
 ONLY_ASKS = "the cited text only asks this as a question; it does not state it"

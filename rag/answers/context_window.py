@@ -126,8 +126,8 @@ def focus_record(
     values, columns = _telling_scores(question, lines)
     for scores in (values, columns):
         if any(scores):
-            ranked = [score * 100 + column for score, column in zip(scores, columns, strict=True)]
-            kept = [rank if score else 0 for rank, score in zip(ranked, scores, strict=True)]
+            # best by these words, then by the column's; a line without these words is left out
+            kept = [score * 100 + column if score else 0 for score, column in zip(scores, columns, strict=True)]
             return _best_lines([], [label], lines, max_chars, max_tokens, scores=kept, scored_only=True)
     if fits(text, max_chars, max_tokens):
         return text

@@ -6,6 +6,7 @@ from the evidence sentence it restates is ``rag.answers.claim_polarity``'s to sa
 from __future__ import annotations
 
 import re
+from collections.abc import Set
 
 from rag.answers.facts import plain_text
 from rag.answers.faithfulness import content_tokens
@@ -117,7 +118,12 @@ def denied_words(claim: str) -> set[str]:
 def holds_words(words: set[str], text: str) -> bool:
     """Whether ``text`` holds each of ``words`` in some form ("implement" in "Implemented", "use" in "used")."""
     held = content_tokens(text)
-    return all(any(token.startswith(word_stem(word)) for token in held) for word in words)
+    return all(holds_word(word, held) for word in words)
+
+
+def holds_word(word: str, held: Set[str]) -> bool:
+    """Whether the content tokens ``held`` (of a text) hold ``word`` in some form (``word_stem``)."""
+    return any(token.startswith(word_stem(word)) for token in held)
 
 
 def word_stem(word: str) -> str:
