@@ -122,7 +122,7 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
         return f"the cited text does not give this as the default; it gives it in: {other}"
     if bound := bound_elsewhere(read.facts, read.read_with, reading):
         return f"the cited text gives {bound[0].text} for something else; what the claim says has {bound[1].text}"
-    if speaker := said_by_another(claim, reading):
+    if speaker := said_by_another(claim, reading, read.evidence):
         return f"the cited text gives this line to {speaker[1]}, not {speaker[0]}"
     if not read.across and (doer := done_by_another(claim, reading)):
         return f"the cited text says {doer[0]} does this, not {doer[1]}"

@@ -1497,6 +1497,38 @@ def test_a_chat_line_is_given_to_its_own_speaker() -> None:
 
 
 @needs_realdocs
+def test_a_turn_cut_into_sentences_stays_its_speakers_in_another_language() -> None:
+    """ "AB: いいなー!\n私は、イギリスとフランスだけ行ったことあります。" is AB's turn, the window cutting it after
+    "いいなー!". "AA has been to both the UK and France" was verified on it: the line without a speaker went
+    unowned, and an English claim shares no word with a Japanese line; its names heard there (UK / イギリス) do."""
+    chat = chunk_with("ja_chat_realpersonachat_00004.json", "イギリスとフランスだけ行ったことあります")
+    question, passages = "In chat log 00004, which countries has AB been to?", [Passage(1, chat, chat.text)]
+    (right,) = check_answer("AB has been to the UK and France [1].", question, passages).claims
+    assert right.status == "verified", right.reason
+    (wrong,) = check_answer("AA has been to both the UK and France [1].", question, passages).claims
+    assert wrong.status == "unsupported" and "to AB, not AA" in wrong.reason
+
+
+@needs_realdocs
+def test_each_speaker_a_claim_names_as_a_subject_keeps_their_own_line() -> None:
+    """ "AB: いいですね!今まで我慢した分、発散しましょう!" is AB's reply to AA's バイト. A claim giving the line to AA
+    and a reply to AB names both, and was verified on AB's turn alone, which names neither."""
+    chat = chunk_with("ja_chat_realpersonachat_00004.json", "今まで我慢した分、発散しましょう")
+    question = (
+        "チャット00004で、AAさんがコロナが落ち着くのを待って今バイトなどをしていると言ったとき、"
+        "ABさんはどう返しましたか？"
+    )
+    passages = [Passage(1, chat, chat.text)]
+    (right,) = check_answer(
+        "ABさんは「いいですね!今まで我慢した分、発散しましょう!」と返しました[1]。", question, passages
+    ).claims
+    assert right.status == "verified", right.reason
+    swapped = "AAさんが「今まで我慢した分、発散しましょう!」と言い、ABさんは自分もバイトをしていると返しました[1]。"
+    (wrong,) = check_answer(swapped, question, passages).claims
+    assert wrong.status == "unsupported" and "to AB, not AA" in wrong.reason
+
+
+@needs_realdocs
 def test_a_verb_stem_after_a_noun_is_no_word_the_claim_shares() -> None:
     """Persona AB's hobby is お菓子作り and her favourite food 餃子. "ABの人の趣味は餃子作りです" shared the pair 子作
     (of 餃子作り, 菓子作り) with the record, half of what it added: 作 is the stem of 作り, and 餃子 the answer."""
