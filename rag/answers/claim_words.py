@@ -101,7 +101,19 @@ def said_of_names(claim: str, stated: Sequence[Fact], reading: str, named: set[s
         return []  # a table row says what its header's columns say of the name in its first cell
     if words_besides(reading, found) - named:
         return []
-    return sorted(words_besides(claim, stated) - named - content_tokens(" ".join(f.text for f in found)))
+    said = words_besides(claim, stated) - named - content_tokens(" ".join(f.text for f in found))
+    if POSTAL_ADDRESS.search(reading):
+        said -= _WHERE_WORDS  # a letterhead's name over its street address says where it is
+    return sorted(said)
+
+
+POSTAL_ADDRESS = re.compile(
+    r"\b\d{1,6}\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St\.|Avenue|Ave\.|Road|Rd\.|Boulevard|Blvd\.|Drive|Lane|Way)"
+    r"|\b[A-Z]{2}\s\d{5}(?:-\d{4})?\b|〒\s?\d{3}-\d{4}"
+)
+"""A street address ("18720 Oxnard Street"), a US state and ZIP code ("CA 91356"), a Japanese postcode (〒100-0013)."""
+_WHERE_WORDS = content_tokens("located location based address 所在地 住所 所在")
+"""What a claim says of a name a street address follows: where it is, and nothing else."""
 
 
 def readable_in(context: str, language: Language, named: Set[str]) -> str:

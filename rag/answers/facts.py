@@ -274,9 +274,15 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Fact]:
 _LIST_LABEL_TAIL = re.compile(r"[.)）](?!\d)|[ \t]+(?=[「『“\"(（\[A-Z])")
 
 
+LIST_LABEL_DIGITS = 3
+"""Digits a list item's number has at most: "12 Options" numbers an item, "18720 Oxnard Street" is an address."""
+
+
 def _is_list_label(text: str, start: int, end: int) -> bool:
-    """Whether the number at ``text[start:end]`` numbers a list item: it opens its line (after "(" at most) and a
-    ".", ")" or a space follows it ("1 「…」", "(2) …", "3. …")."""
+    """Whether the number at ``text[start:end]`` numbers a list item: a number of at most ``LIST_LABEL_DIGITS``
+    digits opens its line (after "(" at most) and a ".", ")" or a space follows it ("1 「…」", "(2) …", "3. …")."""
+    if end - start > LIST_LABEL_DIGITS:
+        return False
     if start > 0 and text[start - 1] in "(（":
         start -= 1
     before = text[:start].rstrip(" \t")

@@ -306,6 +306,19 @@ def test_a_count_a_chart_gives_with_its_share_is_a_count_not_a_list_label() -> N
 
 
 @needs_realdocs
+def test_a_letterhead_address_says_where_the_company_is() -> None:
+    """The LinnSequencer brochure's back page reads "Linn Electronics, Inc.\n18720 Oxnard Street, Tarzana, CA 91356".
+    Asked where the company is, the right address was refused twice over: a number opening a line was read as a list
+    item's ("1 Introduction"), so 18720 was in no evidence, and a line that only names the company was taken to say
+    nothing of it, not even where it is."""
+    passage = chunk_with("en_scan_linn_sequencer_brochure.pdf", "18720 Oxnard Street").text
+    assert check_claim("Linn Electronics is located at 18720 Oxnard Street, Tarzana, CA 91356.", passage).supported
+    assert not check_claim("Linn Electronics is located at 18270 Oxnard Street, Tarzana, CA 91356.", passage).supported
+    assert not check_claim("Linn Electronics was founded at 18720 Oxnard Street, Tarzana, CA 91356.", passage).supported
+    assert [f.kind for f in facts_of("12 Options")] == ["name"]  # a short number opening a line still numbers an item
+
+
+@needs_realdocs
 def test_a_wrong_count_is_caught_in_japanese() -> None:
     """The line-composition rules define twelve character classes (cl-i to cl-xii), not 2."""
     passage = chunk_with("ja_w3c_jlreq_line_composition.html", "12 個とする").text
