@@ -1199,3 +1199,19 @@ def test_a_page_number_after_japanese_text_stays_in_its_sentence() -> None:
     )
     assert [claim.sentence for claim in checked.claims] == ["本FAQの更新履歴は、データのp. 70に記載されています。"]
     assert checked.main_claim_failed and "70" in checked.claims[0].reason
+
+
+@needs_realdocs
+def test_a_japanese_name_an_english_claim_copies_lends_it_no_words() -> None:
+    """Asked which company's course teaches staff to answer questions about OSS from outside the company, the model
+    named IT Company's row of the training workbook ("IT Company / OSSコンプライアンス教育: OSSのコンプライアンス
+    (ライセンス、知財、他)、ガイドラインに関連する管理者、担当者向け") and said the course teaches that: verified,
+    the bigrams of the course's copied name making up most of the share of words the claim "held". Across languages
+    what a claim says of a name it copies is in its own language, and the passage shares none of it."""
+    row = chunk_with("ja_oss_training_case_analysis.xlsx", "IT Company / OSSコンプライアンス教育").text
+    question = (
+        "In the spreadsheet comparing companies' OSS training programmes, which company's course teaches staff how to "
+        "respond to questions about OSS that come from outside the company?"
+    )
+    invented = "IT Company / OSSコンプライアンス教育 teaches staff how to respond to questions about OSS from outside."
+    assert not check_claim(invented, row, topic=question).supported
