@@ -5,6 +5,7 @@ that holds).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rag.answers.citations import Passage
@@ -34,7 +35,37 @@ ACROSS_REASON = (
 def meaning_units(passages: Sequence[Passage]) -> list[tuple[str, str]]:
     """The passages' sentences and table rows that say something (titles and near-empty rows aside), each with the
     text it is read with: what a claim in another language is compared with by meaning."""
-    return [unit for p in passages for unit in sentence_units(p.chunk.text) if not answers_nothing(unit[0])]
+    return [unit for p in passages for unit in _described(p.chunk.text)]
+
+
+_SIGNATURE_REST = re.compile(r"⟨[^⟩]*⟩|[\s{}\[\]()<>*,|=]")
+"""What a command's signature holds besides the command names: its argument brackets and placeholders."""
+
+
+def is_signature(unit: str) -> bool:
+    """Whether ``unit`` is a command's signature ("\\ShowCommand {⟨cmd⟩}", "\\NewCommandCopy {⟨cmd⟩}
+    {⟨existing-cmd⟩} …"): command names and argument placeholders, no sentence."""
+    names = [f.text for f in facts_of(unit) if f.kind == "identifier"]
+    rest = unit
+    for name in names:
+        rest = rest.replace(name, " ")
+    return bool(names) and not _SIGNATURE_REST.sub("", rest)
+
+
+def _described(text: str) -> list[tuple[str, str]]:
+    """The sentences and table rows of ``text`` that say something (titles and near-empty rows aside), each with the
+    text it is read with; a command's signature is read with the sentence after it, which says what the command
+    does: "\\ShowCommand {⟨cmd⟩}" says nothing a question in words could be close to, "This displays the meaning of
+    the ⟨cmd⟩ on the terminal…" does."""
+    units = sentence_units(text)
+    described = []
+    for i, (unit, reading) in enumerate(units):
+        if not is_signature(unit):
+            if not answers_nothing(unit):
+                described.append((unit, reading))
+        elif after := next((u for u, _r in units[i + 1 :] if not is_signature(u)), ""):
+            described.append((unit, f"{reading} {after}"))
+    return described
 
 
 def tied_by_facts_alone(
@@ -67,8 +98,12 @@ def tied_by_facts_alone(
     if not across or not units:
         return False
     # evidence from a neighbour a passage shows (``Passage.around``) is compared too, not its other sentences
-    shown = [unit for check in across for unit in sentence_units(check.evidence) if not answers_nothing(unit[0])]
+    shown = [unit for check in across for unit in _described(check.evidence)]
     units = [*units, *(unit for unit in dict.fromkeys(shown) if unit not in units)]
+    if not pick:  # a signature names a command for a pick; what a claim says of it is in the sentences after
+        units = [unit for unit in units if not is_signature(unit[0])]
+        if not units:
+            return True
     cosines = list(relevance(reading, [unit_reading for _unit, unit_reading in units]))
     closest = max(cosines)
     for check in across:

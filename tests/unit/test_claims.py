@@ -1215,3 +1215,31 @@ def test_a_japanese_name_an_english_claim_copies_lends_it_no_words() -> None:
     )
     invented = "IT Company / OSSコンプライアンス教育 teaches staff how to respond to questions about OSS from outside."
     assert not check_claim(invented, row, topic=question).supported
+
+
+@needs_realdocs
+def test_a_command_picked_across_languages_is_tied_by_what_its_signature_is_followed_by(e5_embedder: Embedder) -> None:
+    """Asked in Japanese which command shows a \\NewDocumentCommand command's definition on the terminal, the model
+    picked \\ShowCommand, and the LaTeX guide's "\\ShowCommand {⟨cmd⟩}" is followed by "This displays the meaning of
+    the ⟨cmd⟩ on the terminal…". A bare signature says nothing the question could be close to in meaning, so the
+    right pick was refused and the wrong one, \\NewCommandCopy, whose signature line names more commands, verified.
+    A signature is read with the sentence after it when a pick is tied to it by meaning."""
+    question = (
+        "LaTeXで\\NewDocumentCommandを使って定義したコマンドの中身を、引数の指定も含めて端末に表示して確かめたいの"
+        "ですが、どの命令を使えばいいですか？"
+    )
+    show = chunk_with("en_latex_usrguide.pdf", "\\ShowCommand {")
+    copy = chunk_with("en_latex_usrguide.pdf", "\\NewCommandCopy {")
+    passages = [Passage(n, c, c.text) for n, c in enumerate((show, copy), start=1)]
+    relevance = embedding_relevance(e5_embedder)
+    (right,) = check_answer("\\ShowCommandを使います[1]。", question, passages, relevance).claims
+    assert right.status == "verified", right.reason
+    (wrong,) = check_answer("\\NewCommandCopyを使います[2]。", question, passages, relevance).claims
+    assert wrong.status == "unsupported"
+    # a claim saying more than the pick is no closer to a signature for what follows it
+    split = chunk_with("en_latex_usrguide.pdf", "This processor splits the argument")
+    more = "\\SplitArgumentは、トークンが足りない場合は空の引数を末尾に追加します[1]。"
+    (added,) = check_answer(
+        more, "\\SplitArgument は引数をいくつに分割しますか？", [Passage(1, split, split.text)], relevance
+    ).claims
+    assert added.status == "unsupported"
