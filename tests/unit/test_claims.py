@@ -1202,7 +1202,7 @@ def test_a_page_number_after_japanese_text_stays_in_its_sentence() -> None:
 
 
 @needs_realdocs
-def test_a_japanese_name_an_english_claim_copies_lends_it_no_words() -> None:
+def test_the_names_an_english_claim_shares_with_a_japanese_row_lend_it_no_words() -> None:
     """Asked which company's course teaches staff to answer questions about OSS from outside the company, the model
     named IT Company's row of the training workbook ("IT Company / OSSコンプライアンス教育: OSSのコンプライアンス
     (ライセンス、知財、他)、ガイドラインに関連する管理者、担当者向け") and said the course teaches that: verified,
@@ -1215,6 +1215,9 @@ def test_a_japanese_name_an_english_claim_copies_lends_it_no_words() -> None:
     )
     invented = "IT Company / OSSコンプライアンス教育 teaches staff how to respond to questions about OSS from outside."
     assert not check_claim(invented, row, topic=question).supported
+    # nor do the Latin names of a Japanese row: "A Consumer Electronics Company" held half of this claim's words
+    seminar = "A Consumer Electronics Company's OSSコンプライアンスセミナー teaches how to draw manga."
+    assert not check_claim(seminar, row, topic=question).supported
 
 
 @needs_realdocs
