@@ -372,7 +372,7 @@ def _clauses_by_subject(claim: str, speakers: set[str]) -> list[tuple[str, str]]
     """The claim's stretches that open at a speaker named as their subject, each with that speaker; a name in another
     case ("ABさんに", said to AB) opens none."""
     names = "|".join(re.escape(speaker) for speaker in sorted(speakers, key=len, reverse=True))
-    starts = [(m.start(), m.group(1)) for m in re.finditer(rf"(?<![\w])({names}){_JA_SUBJECT}", claim)]
+    starts = [(m.start(), m.group(1)) for m in re.finditer(rf"(?<![A-Za-z0-9])({names}){_JA_SUBJECT}", claim)]
     ends = [start for start, _speaker in starts[1:]] + [len(claim)]
     return [(claim[start:end], speaker) for (start, speaker), end in zip(starts, ends, strict=True)] if starts else []
 
