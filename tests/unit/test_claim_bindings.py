@@ -1526,6 +1526,9 @@ def test_each_speaker_a_claim_names_as_a_subject_keeps_their_own_line() -> None:
     swapped = "AAさんが「今まで我慢した分、発散しましょう!」と言い、ABさんは自分もバイトをしていると返しました[1]。"
     (wrong,) = check_answer(swapped, question, passages).claims
     assert wrong.status == "unsupported" and "to AB, not AA" in wrong.reason
+    # a subject after Japanese text opens its clause too ("その後AAさんが")
+    (later,) = check_answer("その後" + swapped, question, passages).claims
+    assert later.status == "unsupported" and "to AB, not AA" in later.reason
 
 
 @needs_realdocs
