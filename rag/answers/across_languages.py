@@ -5,6 +5,7 @@ that holds).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -42,6 +43,7 @@ _SIGNATURE_REST = re.compile(r"⟨[^⟩]*⟩|[\s{}\[\]()<>*,|=]")
 """What a command's signature holds besides the command names: its argument brackets and placeholders."""
 
 
+@functools.lru_cache(maxsize=4096)  # asked of every unit of the passages, for every claim
 def is_signature(unit: str) -> bool:
     """Whether ``unit`` is a command's signature ("\\ShowCommand {⟨cmd⟩}", "\\NewCommandCopy {⟨cmd⟩}
     {⟨existing-cmd⟩} …"): command names and argument placeholders, no sentence."""

@@ -18,7 +18,6 @@ from rag.answers.bindings import (
     bound_elsewhere,
     paired_respectively,
     row_without_its_subject,
-    said_by_another,
     said_of_sibling,
 )
 from rag.answers.choices import chose_elsewhere, done_by_another, ordered_elsewhere
@@ -37,6 +36,7 @@ from rag.answers.pairings import (
 from rag.answers.quantifiers import widened_unsaid
 from rag.answers.quotations import misquoted
 from rag.answers.scope import former_state
+from rag.answers.speakers import said_by_another
 
 ONLY_ASKS = "the cited text only asks this as a question; it does not state it"
 

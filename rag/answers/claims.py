@@ -236,10 +236,14 @@ def check_claim(
     # a claim that is nothing but its facts ("2022年8月6日") is checked on them, read with its question: once found,
     # their pieces (年, 8) are words held, however the evidence writes them ("2022-08-06")
     only_facts = " ".join(f.text for f in facts) if facts and not words_besides(claim, stated) else ""
-    # the Japanese an English claim writes besides its facts (names it copies from a Japanese passage), and its names
+    # across languages, the words a claim copies in the evidence's script are the names it quotes (an English claim
+    # about "OSSコンプライアンス教育"), and its Latin names are facts found there ("A Consumer Electronics Company" of
+    # a sheet's row): what it says of them is in its own language, and shares nothing. Its facts written in the
+    # evidence's script (一九七八年) are found as facts
     copied_names = (
         [run for run in script_runs(claim) if not any(run in f.text for f in stated)] if language == "en" else []
     ) + [f.text for f in stated if f.kind == "name"]
+    copied_tokens = content_tokens(" ".join(copied_names))
     ranked: list[_Window] = []
     for window, full_reading, size, window_lead_in in windows(evidence, WINDOW_SENTENCES, lead_in):
         # a question asserts nothing: a FAQ's "…読まなければいけないでしょうか?" holds the claim's words, not its truth
@@ -269,11 +273,7 @@ def check_claim(
         read_for_words = said_in_fields if across_scripts else held
         if only_facts and not missing:
             read_for_words = f"{read_for_words}\n{only_facts}"  # its facts are found, however the reading writes them
-        # across languages, the words a claim copies in the evidence's script are the names it quotes (an English
-        # claim about "OSSコンプライアンス教育"), and its Latin names are facts found there ("A Consumer Electronics
-        # Company" of a sheet's row): what it says of them is in its own language, and shares nothing. Its facts
-        # written in the evidence's script (一九七八年) are found as facts
-        copied = content_tokens(" ".join(copied_names)) if across_scripts else set()
+        copied = copied_tokens if across_scripts else set()
         share = support(read_with, read_for_words, ignored=named | unheld | copied) if reading else 0.0
         contrasted = contrasted_terms(claimed, reading)
         # an answer in Japanese about an English page (or the reverse) shares no words with it: there its distinctive

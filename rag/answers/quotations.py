@@ -12,7 +12,9 @@ from rag.answers.prompts import script_language
 
 MIN_QUOTE_CHARS = 4
 """Characters a quoted phrase must have to be held to the letter ("「はい」" is a word, not a quotation)."""
-_QUOTE_PIECES = re.compile(r"…|\.\.\.|\s+")
+_QUOTE_PIECES = re.compile(r"…|\.\.\.")
+"""Where a quotation leaves words out: the pieces either side are each held to the passage (spaces are set aside
+before, by ``_comparable_quote``)."""
 _PUNCTUATION_VARIANTS = str.maketrans({"、": ",", "。": ".", "，": ",", "．": "."})
 
 

@@ -1484,51 +1484,55 @@ def test_a_length_in_other_units_is_another_fact() -> None:
     assert fact_found(meters, facts_of("a range of 1,850 metres"), "a range of 1,850 metres")
 
 
-@needs_realdocs
-def test_a_chat_line_is_given_to_its_own_speaker() -> None:
-    """ "AA: 趣味は旅行です!" is AA's line; "ABさんは、趣味は旅行だと言っています" was verified on it with AB's next
-    line ("AB: いいですね!") in the window, which named AB."""
-    chat = chunk_with("ja_chat_realpersonachat_00004.json", "趣味は旅行です")
-    question, passages = "チャット00004で、自分の趣味を旅行だと言ったのは誰ですか？", [Passage(1, chat, chat.text)]
-    (right,) = check_answer("AAさんは、趣味は旅行だと言っています[1]。", question, passages).claims
-    assert right.status == "verified", right.reason
-    (wrong,) = check_answer("ABさんは、趣味は旅行だと言っています[1]。", question, passages).claims
-    assert wrong.status == "unsupported" and "AA" in wrong.reason
+_SWAPPED_REPLY = "AAさんが「今まで我慢した分、発散しましょう!」と言い、ABさんは自分もバイトをしていると返しました[1]。"
 
 
 @needs_realdocs
-def test_a_turn_cut_into_sentences_stays_its_speakers_in_another_language() -> None:
-    """ "AB: いいなー!\n私は、イギリスとフランスだけ行ったことあります。" is AB's turn, the window cutting it after
-    "いいなー!". "AA has been to both the UK and France" was verified on it: the line without a speaker went
-    unowned, and an English claim shares no word with a Japanese line; its names heard there (UK / イギリス) do."""
-    chat = chunk_with("ja_chat_realpersonachat_00004.json", "イギリスとフランスだけ行ったことあります")
-    question, passages = "In chat log 00004, which countries has AB been to?", [Passage(1, chat, chat.text)]
-    (right,) = check_answer("AB has been to the UK and France [1].", question, passages).claims
-    assert right.status == "verified", right.reason
-    (wrong,) = check_answer("AA has been to both the UK and France [1].", question, passages).claims
-    assert wrong.status == "unsupported" and "to AB, not AA" in wrong.reason
-
-
-@needs_realdocs
-def test_each_speaker_a_claim_names_as_a_subject_keeps_their_own_line() -> None:
-    """ "AB: いいですね!今まで我慢した分、発散しましょう!" is AB's reply to AA's バイト. A claim giving the line to AA
-    and a reply to AB names both, and was verified on AB's turn alone, which names neither."""
-    chat = chunk_with("ja_chat_realpersonachat_00004.json", "今まで我慢した分、発散しましょう")
-    question = (
-        "チャット00004で、AAさんがコロナが落ち着くのを待って今バイトなどをしていると言ったとき、"
-        "ABさんはどう返しましたか？"
-    )
+@pytest.mark.parametrize(
+    ("needle", "question", "right", "wrong", "reason"),
+    [
+        # "AA: 趣味は旅行です!" is AA's line; the claim giving it to AB was verified with AB's next line ("AB:
+        # いいですね!") in the window, which named AB
+        (
+            "趣味は旅行です",
+            "チャット00004で、自分の趣味を旅行だと言ったのは誰ですか？",
+            "AAさんは、趣味は旅行だと言っています[1]。",
+            ["ABさんは、趣味は旅行だと言っています[1]。"],
+            "AA",
+        ),
+        # "AB: いいなー!\n私は、イギリスとフランスだけ行ったことあります。" is AB's turn, the window cutting it after
+        # "いいなー!": the line without a speaker went unowned, and an English claim shares no word with a Japanese
+        # line; its names heard there (UK / イギリス) do
+        (
+            "イギリスとフランスだけ行ったことあります",
+            "In chat log 00004, which countries has AB been to?",
+            "AB has been to the UK and France [1].",
+            ["AA has been to both the UK and France [1]."],
+            "to AB, not AA",
+        ),
+        # "AB: いいですね!今まで我慢した分、発散しましょう!" is AB's reply to AA's バイト. A claim giving the line to AA
+        # and a reply to AB names both, and was verified on AB's turn alone, which names neither; a subject after
+        # Japanese text opens its clause too ("その後AAさんが")
+        (
+            "今まで我慢した分、発散しましょう",
+            "チャット00004で、AAさんがコロナが落ち着くのを待って今バイトなどをしていると言ったとき、"
+            "ABさんはどう返しましたか？",
+            "ABさんは「いいですね!今まで我慢した分、発散しましょう!」と返しました[1]。",
+            [_SWAPPED_REPLY, "その後" + _SWAPPED_REPLY],
+            "to AB, not AA",
+        ),
+    ],
+)
+def test_a_chat_line_is_given_to_its_own_speaker(
+    needle: str, question: str, right: str, wrong: list[str], reason: str
+) -> None:
+    chat = chunk_with("ja_chat_realpersonachat_00004.json", needle)
     passages = [Passage(1, chat, chat.text)]
-    (right,) = check_answer(
-        "ABさんは「いいですね!今まで我慢した分、発散しましょう!」と返しました[1]。", question, passages
-    ).claims
-    assert right.status == "verified", right.reason
-    swapped = "AAさんが「今まで我慢した分、発散しましょう!」と言い、ABさんは自分もバイトをしていると返しました[1]。"
-    (wrong,) = check_answer(swapped, question, passages).claims
-    assert wrong.status == "unsupported" and "to AB, not AA" in wrong.reason
-    # a subject after Japanese text opens its clause too ("その後AAさんが")
-    (later,) = check_answer("その後" + swapped, question, passages).claims
-    assert later.status == "unsupported" and "to AB, not AA" in later.reason
+    (verified,) = check_answer(right, question, passages).claims
+    assert verified.status == "verified", verified.reason
+    for answer in wrong:
+        (refused,) = check_answer(answer, question, passages).claims
+        assert refused.status == "unsupported" and reason in refused.reason
 
 
 @needs_realdocs
