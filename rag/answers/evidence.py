@@ -35,6 +35,7 @@ from rag.answers.premises import written_as_code
 from rag.answers.windows import SPEAKER, list_lead_in, sentence_units, speaker_of, windows
 from rag.ingest.lists import opening_lead_in
 from rag.ingest.parsing.records import RECORD_LABEL
+from rag.ingest.text_cleanup import is_scrambled
 from rag.records import Chunk, Citation, Evidence
 
 SentenceRelevance = Callable[[str, Sequence[str]], Sequence[float]]
@@ -107,13 +108,16 @@ def _lexical_score(question: str, reading: str) -> float:
 
 def answers_nothing(sentence: str, *, whole_line: bool = True) -> bool:
     """Whether a unit names a topic rather than answering: a short line without closing punctuation (a title), a
-    question, a table row with one filled cell or fewer than a third filled (a label, a merged header), or
-    a line of fewer than ``MIN_CONTENT_TOKENS`` content words after its speaker's name, web and mail addresses
-    aside ("japan-wg+subscribe@lists.openchainproject.org" shares the question's words and answers nothing).
+    question, a table row with one filled cell or fewer than a third filled (a label, a merged header), recognition
+    noise (``text_cleanup.is_scrambled``), or a line of fewer than ``MIN_CONTENT_TOKENS`` content words after its
+    speaker's name, web and mail addresses aside ("japan-wg+subscribe@lists.openchainproject.org" shares the
+    question's words and answers nothing).
     A short line that gives a label its value ("場所: トヨタ自動車 名古屋オフィス", "AB: イギリス行ってました") is
     a field or a turn, not a title; nor is a sentence that is not a ``whole_line`` of its text: in "AA: 正直ですね!
     イギリスはまだ行ったことなくて" the turn's second sentence is what AA says, however short."""
     line = sentence.strip()
+    if is_scrambled(line):  # the OCR of a chart's photo: no text at all
+        return True
     if line.startswith("|"):
         cells = [cell.strip() for cell in line.strip("|").split("|")]
         filled = sum(1 for cell in cells if cell)

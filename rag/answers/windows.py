@@ -18,6 +18,7 @@ from rag.answers.fact_matching import fact_found
 from rag.answers.facts import Fact, facts_of, plain_text
 from rag.answers.faithfulness import asserts_nothing, is_question, is_table_row, sentence_spans
 from rag.ingest.lists import is_list_item, next_lead_in
+from rag.ingest.text_cleanup import is_scrambled
 
 WINDOW_SENTENCES = 3
 """Consecutive evidence sentences one claim may draw its facts from (a claim often joins two or three)."""
@@ -172,9 +173,11 @@ def quote_with_lead_in(evidence: str, window: str, lead_in: str, facts: Sequence
 
 
 def statements_of(window: str) -> str:
-    """``window`` without its questions and hashtag lines (the sentences a claim may draw support from: a FAQ's
-    "#ソースコードの提供#改変#コミュニティ" labels its topic and says nothing of it); "" when it only asks."""
-    return "\n".join(window[s:e] for s, e in sentence_spans(window) if not asserts_nothing(window[s:e]))
+    """``window`` without its questions, hashtag lines and recognition noise (the sentences a claim may draw support
+    from: a FAQ's "#ソースコードの提供#改変#コミュニティ" labels its topic and says nothing of it, nor does the OCR of
+    a chart's photo, ``text_cleanup.is_scrambled``, that a claim may copy); "" when it only asks."""
+    spans = [window[start:end] for start, end in sentence_spans(window)]
+    return "\n".join(span for span in spans if not asserts_nothing(span) and not is_scrambled(span))
 
 
 def holds_question(window: str) -> bool:

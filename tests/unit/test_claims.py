@@ -17,7 +17,7 @@ from rag.answers.citations import Passage
 from rag.answers.claims import check_claim
 from rag.answers.contrast import claimed_terms, contrasted_terms
 from rag.answers.draft import AnswerDraft
-from rag.answers.evidence import SentenceRelevance
+from rag.answers.evidence import SentenceRelevance, answers_nothing
 from rag.answers.fact_matching import fact_found
 from rag.answers.facts import facts_of
 from rag.answers.faithfulness import is_yes_no_question, split_sentences
@@ -1246,3 +1246,22 @@ def test_a_command_picked_across_languages_is_tied_by_what_its_signature_is_foll
         more, "\\SplitArgument は引数をいくつに分割しますか？", [Passage(1, split, split.text)], relevance
     ).claims
     assert added.status == "unsupported"
+
+
+@needs_realdocs
+def test_recognition_noise_a_claim_copies_is_no_evidence() -> None:
+    """Asked which problem the 2023 survey's respondents chose most, the model quoted the OCR of the chart's photo,
+    「ライセンスに関する昧念ニニ有uうuts?&2 キラシラ…」, and the claim was verified on that line: it holds the quote.
+    Recognition noise states nothing, so it supports no claim and is shown as no evidence; the chart's readable
+    lines still are."""
+    survey = "ja_openchain_industry_survey_2023_imagetext.pdf"
+    chunk = chunk_with(survey, "キラシラ")
+    noise = next(line for line in chunk.text.splitlines() if "キラシラ" in line)
+    question = "2023年のOpenChain業界調査で、オープンソースの問題点として最も多く選ばれた項目は何でしたか？"
+    quoted = noise.replace("8トーl]", "")  # the model's copy dropped a few characters, as it did
+    checked = check_answer(f"最も多く選ばれた項目は「{quoted}」です[1]。", question, [Passage(1, chunk, chunk.text)])
+    assert checked.main_claim_failed and checked.claims[0].status == "unsupported"
+    assert answers_nothing(noise)
+    readable = "実際のコストは自社開発より高い"
+    assert readable in chunk.text
+    assert check_claim("実際のコストは自社開発より高い、という回答がありました。", chunk.text).supported
