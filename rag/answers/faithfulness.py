@@ -60,11 +60,21 @@ _STOP_WORDS = frozenset(
 )
 _QUESTION_END = re.compile(r"(\?|？|か。?|ですか|ますか|でしょうか)\s*$")
 _QUESTION_START = re.compile(r"^(is|are|does|do|did|can|what|which|who|when|where|why|how)\b", re.IGNORECASE)
-_JA_INTERROGATIVE = re.compile("何|なに|なん|いくつ|いくら|どの|どこ|どれ|どう|どんな|どちら|誰|だれ|いつ|なぜ|幾")
+_JA_INTERROGATIVE = re.compile(
+    "(?:何|なに|なん|いくつ|どこ|どれ|どう|誰|だれ|いつ)(?!か(?![月ヶ]))(?!も)|いくら|どの|どんな|どちら|なぜ|幾"
+)
+"""Japanese words that ask for a thing rather than a yes; not as indefinites, which take か or も ("いくつか含まれて
+おり", "いつも正しい", "使えるかどうか"), while "何か月" asks how many months and "いくらかかりますか" how much."""
 _EN_INTERROGATIVE = re.compile(
     r"\b(?:what|which|who|whom|whose|how|(?:when|where|why)(?!\s+(?:i|you|we|they|he|she|it|a|an|the|this|that|my|our|your)\b))\b",
     re.IGNORECASE,
 )
+_EN_RELATIVE = frozenset({"which", "who", "whom", "whose"})
+_EN_PREPOSITIONS = frozenset(
+    "about above across after against among at before behind below beside between by during for from in inside into "
+    "near of on onto over since through to toward towards under until upon with within without".split()
+)
+_WORD_BEFORE = re.compile(r"([A-Za-z0-9'’]+)\s+$")
 _EN_AUXILIARY_OPENING = re.compile(
     r"(?:^|[,;:]\s*)(?:is|are|was|were|does|do|did|can|could|will|would|should|shall|may|might|must|has|have|had)\b",
     re.IGNORECASE,
@@ -284,16 +294,43 @@ def is_yes_no_question(text: str) -> bool:
     ("Can …, and if so by how long?" still counts: its first answer is a yes or a no); "when I …" is a condition, not
     an interrogative. A text counts as Japanese when its Japanese letters are at least half as many as its Latin ones
     (an API name inside a Japanese question does not make it English); one that ends on its topic ("…値の範囲は？")
-    asks what, not whether."""
+    asks what, not whether. Only the sentences that ask are read: those before them set the scene ("…いくつか含まれ
+    ており、…ものがありました。このOSSを製品に組み込んで販売した場合、当社はライセンス違反になりますか?")."""
     if not is_question(text):
         return False
+    # the sentences that set the scene ask nothing ("…ものがありました。このOSSを…違反になりますか?")
+    text = " ".join(text[start:end] for start, end in sentence_spans(text) if is_question(text[start:end])) or text
     if 2 * len(_JA_LETTER.findall(text)) >= len(re.findall(r"[A-Za-z]", text)):
         # "…に指定できる値の範囲は？" names its topic and leaves out "what": it asks for the range, not for a yes
         elliptical = re.search(r"(?:は|って)\s*[?？]\s*$", text) is not None
         return not elliptical and not _JA_INTERROGATIVE.search(text)
     auxiliary = _EN_AUXILIARY_OPENING.search(text)
-    interrogative = _EN_INTERROGATIVE.search(text)
+    interrogative = next((m for m in _EN_INTERROGATIVE.finditer(text) if not _is_relative(text, m)), None)
     return auxiliary is not None and (interrogative is None or auxiliary.start() < interrogative.start())
+
+
+def asking_clause(question: str) -> str:
+    """The clause of a yes/no question that asks, without the scene and conditions before it: a Japanese question's
+    last clause ("…遵守できていないものがありました。このOSSを製品に組み込んで販売した場合、当社はライセンス違反になり
+    ますか?" asks "当社はライセンス違反になりますか"), an English one's from the auxiliary opening its clause ("if
+    downloaded OSS contains OSS whose licence conditions are not being met …, are you in violation?"); the whole
+    question when neither is found."""
+    spans = sentence_spans(question)
+    asked = " ".join(question[start:end] for start, end in spans if is_question(question[start:end])) or question
+    if 2 * len(_JA_LETTER.findall(asked)) >= len(re.findall(r"[A-Za-z]", asked)):
+        return re.split(r"[、,，]", asked)[-1]
+    opening = _EN_AUXILIARY_OPENING.search(asked)
+    return asked[opening.start() :] if opening is not None else asked
+
+
+def _is_relative(text: str, word: re.Match[str]) -> bool:
+    """Whether an English "which", "who", "whom" or "whose" follows a noun it describes rather than asking ("…
+    contains other people's OSS whose licence conditions are not being met, are you in violation?"): it comes right
+    after a word that is no preposition ("In which…", "for whom…" ask)."""
+    if word[0].casefold() not in _EN_RELATIVE:
+        return False
+    before = _WORD_BEFORE.search(text[: word.start()])
+    return before is not None and before[1].casefold() not in _EN_PREPOSITIONS
 
 
 def is_table_row(line: str) -> bool:

@@ -27,7 +27,7 @@ from rag.answers.faithfulness import content_tokens, is_question, is_yes_no_ques
 from rag.answers.polarity import asks_negatively, is_negated
 from rag.answers.prompts import script_language
 from rag.answers.question_fit import RESTATED_SHARE, adds_no_fact
-from rag.answers.replies import Stance, opening_reply, proposition, stance
+from rag.answers.replies import Stance, asked_negated, opening_reply, stance
 from rag.answers.windows import sentence_units
 from rag.records import ClaimVerdict
 
@@ -203,9 +203,9 @@ def _reply_given(claim: str, question: str) -> bool | None:
     if opening is None:
         if not _restates(claim, question):
             return None
-        return is_negated(claim) == is_negated(proposition(question))
+        return is_negated(claim) == asked_negated(question)
     affirms, rest = opening
-    if content_tokens(rest) and (is_negated(rest) != is_negated(proposition(question))) == affirms:
+    if content_tokens(rest) and (is_negated(rest) != asked_negated(question)) == affirms:
         return None
     return affirms
 

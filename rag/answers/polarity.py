@@ -9,7 +9,7 @@ import re
 from collections.abc import Set
 
 from rag.answers.facts import plain_text
-from rag.answers.faithfulness import content_tokens
+from rag.answers.faithfulness import asking_clause, content_tokens
 
 POLARITY_MIN_SUPPORT = 0.5
 """Polarity is compared only with an evidence sentence the claim restates (this share of its content words)."""
@@ -133,8 +133,10 @@ def word_stem(word: str) -> str:
 
 def asks_negatively(question: str) -> bool:
     """Whether a yes/no question is put in the negative ("問題ありませんか？", "Isn't it…?"), where a bare yes or no
-    would be ambiguous. A word that means a denial asks plainly: "…の挿入も禁止されますか？" is answered "いいえ"."""
-    return is_negated(_LEXICAL_NEGATION.sub("", question))
+    would be ambiguous. A word that means a denial asks plainly: "…の挿入も禁止されますか？" is answered "いいえ"; so
+    does a negation in the scene or a condition before the clause that asks (``faithfulness.asking_clause``: "…
+    whose licence conditions are not being met …, are you in violation?")."""
+    return is_negated(_LEXICAL_NEGATION.sub("", asking_clause(question)))
 
 
 def yes_no_cell(text: str) -> bool | None:

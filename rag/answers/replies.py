@@ -21,7 +21,14 @@ from rag.answers.bounds import bounded_above, bounded_below
 from rag.answers.claim_polarity import parts_of_mixed_polarity
 from rag.answers.claims import ClaimCheck, check_claim
 from rag.answers.facts import Fact, facts_of, plain_text
-from rag.answers.faithfulness import SUPPORT_THRESHOLD, content_tokens, is_yes_no_question, strip_markers, support
+from rag.answers.faithfulness import (
+    SUPPORT_THRESHOLD,
+    asking_clause,
+    content_tokens,
+    is_yes_no_question,
+    strip_markers,
+    support,
+)
 from rag.answers.polarity import (
     POLARITY_MIN_SUPPORT,
     asks_negatively,
@@ -75,14 +82,21 @@ def stance(reply: str, question: str) -> Stance | None:
     rest = plain[match.end() :] if match else plain
     if facts_of(rest) or content_tokens(rest) - GENERIC_PREDICATES:
         return None  # it says something of its own ("はい、mTowerはTEE_GenerateRandomを実装しています"): a claim
-    asked_negated = is_negated(proposition(question))
+    negated = asked_negated(question)
     if content_tokens(rest):
-        return Stance.AFFIRMS if is_negated(rest) == asked_negated else Stance.DENIES
+        return Stance.AFFIRMS if is_negated(rest) == negated else Stance.DENIES
     if not particle:
         return None
-    if asked_negated:
+    if negated:
         return Stance.AMBIGUOUS
     return Stance.DENIES if particle in _DENYING_PARTICLES else Stance.AFFIRMS
+
+
+def asked_negated(question: str) -> bool:
+    """Whether what a yes/no question asks is negated, read in the clause that asks (``faithfulness.asking_clause``):
+    a negation in its scene or a condition before it ("…whose licence conditions are not being met and you sell a
+    product with it, are you in violation?", "…遵守できていないものがありました。…違反になりますか?") is not asked."""
+    return is_negated(proposition(asking_clause(question)))
 
 
 def proposition(question: str) -> str:

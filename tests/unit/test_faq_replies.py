@@ -7,7 +7,9 @@ from test_claims import chunk_with, embedding_relevance, needs_realdocs
 
 from rag.answers.citations import Passage
 from rag.answers.draft import AnswerDraft
+from rag.answers.faithfulness import is_yes_no_question
 from rag.answers.faq_replies import faq_decision, faq_replies
+from rag.answers.polarity import asks_negatively
 from rag.answers.verification import check_answer
 from rag.models.embedding import Embedder
 from rag.records import Hit
@@ -115,3 +117,43 @@ def test_a_faq_far_from_the_question_decides_nothing(e5_embedder: Embedder) -> N
     passages = _passages(SPDX_SLIDE, DUAL_SLIDE)
     asked = "Is my company free of liability to its users for defects the OSS causes, if the license disclaims it?"
     assert faq_decision(asked, passages, embedding_relevance(e5_embedder)) is None
+
+
+@needs_realdocs
+def test_a_faq_question_that_sets_its_scene_first_is_answered_by_its_reply(e5_embedder: Embedder) -> None:
+    """The slide asks "ダウンロードして取得したOSSには、他者のOSSがいくつか含まれており、その中にはライセンス条件を遵守
+    できていないものがありました。このOSSを製品に組み込んで販売した場合、当社はライセンス違反になりますか?" and replies
+    "はい". Its "いくつか" (some) was read as "how many", and the whole line, scene included, as the question: it asked
+    no yes or no, its "はい" answered nothing, and a right "はい、…違反になります" was refused as restating the
+    question.
+    Only the sentence that asks is read, and an interrogative with か or も is an indefinite."""
+    chunk = chunk_with(FAQ, "他者のOSSがいくつか含まれており")
+    (reply,) = faq_replies(chunk.text)
+    assert reply.word == "はい" and reply.question.endswith("当社はライセンス違反になりますか?")
+    passages = [Passage(1, chunk, chunk.text)]
+    relevance = embedding_relevance(e5_embedder)
+    asked = (
+        "ダウンロードしたOSSに他者のOSSがいくつか入っていて、その中にライセンス条件を守れていないものがありました。"
+        "これを製品に組み込んで売ると、当社もライセンス違反になりますか？"
+    )
+    right = check_answer("はい、当社もライセンス違反になります[1]。", asked, passages, relevance)
+    assert right.claims[0].status == "verified" and not right.main_claim_failed
+    wrong = check_answer("いいえ、当社はライセンス違反にはなりません[1]。", asked, passages, relevance)
+    assert wrong.main_claim_failed and wrong.contradiction is not None and wrong.contradiction.affirms
+
+
+def test_what_a_yes_no_question_asks_is_read_in_the_clause_that_asks() -> None:
+    """A condition's negation or a relative "whose" before the clause that asks does not make a question ask "what"
+    or ask in the negative; "何か月" and "いくら" still ask for an amount, and "使えませんか" asks negatively."""
+    scene = (
+        "According to the FAQ, if downloaded OSS contains other people's OSS whose licence conditions are not being "
+        "met and you sell a product with it, are you in violation?"
+    )
+    assert is_yes_no_question(scene) and not asks_negatively(scene)
+    assert not is_yes_no_question("Whose licence applies to the bundled OSS?")
+    assert is_yes_no_question("pTeXの起動時に表示されるバナーは、いつも正しいと考えてよいですか？")
+    assert not is_yes_no_question("認証の有効期間は何か月ですか？")
+    assert not is_yes_no_question("自己認証を取得するには、費用はいくらかかりますか？")
+    assert is_yes_no_question("このOSSは製品に使えませんか？") and asks_negatively("このOSSは製品に使えませんか？")
+    condition = "ソースコードを公開しない場合、バイナリだけで配布してもよいですか？"
+    assert is_yes_no_question(condition) and not asks_negatively(condition)
