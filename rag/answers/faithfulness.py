@@ -298,8 +298,7 @@ def is_yes_no_question(text: str) -> bool:
     ており、…ものがありました。このOSSを製品に組み込んで販売した場合、当社はライセンス違反になりますか?")."""
     if not is_question(text):
         return False
-    # the sentences that set the scene ask nothing ("…ものがありました。このOSSを…違反になりますか?")
-    text = " ".join(text[start:end] for start, end in sentence_spans(text) if is_question(text[start:end])) or text
+    text = _asking_sentences(text)
     if 2 * len(_JA_LETTER.findall(text)) >= len(re.findall(r"[A-Za-z]", text)):
         # "…に指定できる値の範囲は？" names its topic and leaves out "what": it asks for the range, not for a yes
         elliptical = re.search(r"(?:は|って)\s*[?？]\s*$", text) is not None
@@ -315,12 +314,18 @@ def asking_clause(question: str) -> str:
     ますか?" asks "当社はライセンス違反になりますか"), an English one's from the auxiliary opening its clause ("if
     downloaded OSS contains OSS whose licence conditions are not being met …, are you in violation?"); the whole
     question when neither is found."""
-    spans = sentence_spans(question)
-    asked = " ".join(question[start:end] for start, end in spans if is_question(question[start:end])) or question
+    asked = _asking_sentences(question)
     if 2 * len(_JA_LETTER.findall(asked)) >= len(re.findall(r"[A-Za-z]", asked)):
         return re.split(r"[、,，]", asked)[-1]
     opening = _EN_AUXILIARY_OPENING.search(asked)
     return asked[opening.start() :] if opening is not None else asked
+
+
+def _asking_sentences(text: str) -> str:
+    """The sentences of ``text`` that ask (all of it when none does): those before them set the scene and ask
+    nothing ("…ものがありました。このOSSを…違反になりますか?")."""
+    asked = [text[start:end] for start, end in sentence_spans(text) if is_question(text[start:end])]
+    return " ".join(asked) or text
 
 
 def _is_relative(text: str, word: re.Match[str]) -> bool:

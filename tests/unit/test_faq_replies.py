@@ -125,8 +125,7 @@ def test_a_faq_question_that_sets_its_scene_first_is_answered_by_its_reply(e5_em
     できていないものがありました。このOSSを製品に組み込んで販売した場合、当社はライセンス違反になりますか?" and replies
     "はい". Its "いくつか" (some) was read as "how many", and the whole line, scene included, as the question: it asked
     no yes or no, its "はい" answered nothing, and a right "はい、…違反になります" was refused as restating the
-    question.
-    Only the sentence that asks is read, and an interrogative with か or も is an indefinite."""
+    question. Only the sentence that asks is read, and an interrogative with か or も is an indefinite."""
     chunk = chunk_with(FAQ, "他者のOSSがいくつか含まれており")
     (reply,) = faq_replies(chunk.text)
     assert reply.word == "はい" and reply.question.endswith("当社はライセンス違反になりますか?")
