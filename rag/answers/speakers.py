@@ -58,8 +58,9 @@ def _turns(reading: str) -> list[tuple[str, str]]:
     return turns
 
 
-_JA_SUBJECT = r"(?:さん|くん|ちゃん|氏)?(?:は|が|も)"
-"""What follows a speaker's name where the name is a Japanese clause's subject: "ABさんは", "AAが"."""
+_JA_SUBJECT = r"(?:さん|くん|ちゃん|氏)?(?:のほう|の方)?(?:は|が|も)"
+"""What follows a speaker's name where the name is a Japanese clause's subject: "ABさんは", "AAが", "ABさんのほうが"
+(the one of the two who…)."""
 
 
 def _clauses_by_subject(claim: str, speakers: set[str]) -> list[tuple[str, str]]:

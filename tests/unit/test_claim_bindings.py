@@ -1521,6 +1521,15 @@ _SWAPPED_REPLY = "AAさんが「今まで我慢した分、発散しましょう
             [_SWAPPED_REPLY, "その後" + _SWAPPED_REPLY],
             "to AB, not AA",
         ),
+        # "AA: 遠距離恋愛ですね!すごい聞きたいです!" is AA's line; "ABさんのほうが" (the one of the two who…) names AB
+        # as the subject, and was read as no subject at all
+        (
+            "遠距離恋愛ですね",
+            "チャット00004で、ABさんが結婚前にイギリス駐在中の夫に会いに行ったと話したとき、AAさんはどう反応しましたか？",
+            "AAさんは「遠距離恋愛ですね」と言って、その話をすごく聞きたいと言いました[1]。",
+            ["ABさんのほうが「遠距離恋愛ですね」と言い、AAさんに詳しく聞きたいと頼みました[1]。"],
+            "to AA, not AB",
+        ),
     ],
 )
 def test_a_chat_line_is_given_to_its_own_speaker(
