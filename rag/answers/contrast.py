@@ -99,13 +99,16 @@ _CHECKED_ONLY = (
     ("man", "woman"),
     ("men", "women"),
     ("positive", "negative"),
+    ("full", "partial"),
+    ("fully", "partially"),
+    ("完全", "部分"),
     ("left to right", "right to left"),
     ("左から右", "右から左"),
     ("top to bottom", "bottom to top"),
     ("上から下", "下から上"),
 )
 """More terms the claim check contrasts (script, direction, position in a line, bound, order, data flow, a verdict
-either way: 肯定/否定, allow/prohibit)."""
+either way: 肯定/否定, allow/prohibit, and how much: "fully covered in the test suite" against "Partially covered")."""
 _EN_ENDINGS = r"(?:s|d|ed|es|ing|ion|ions|ly)?"
 _PREFIXED = re.compile(r"\b(?:un|non-?)([a-z]{4,})\b")
 """A word denied by its prefix: "unsafe" of "safe(ly)", "undefined" of "defined", "non-free" of "free"."""

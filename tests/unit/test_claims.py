@@ -1265,3 +1265,19 @@ def test_recognition_noise_a_claim_copies_is_no_evidence() -> None:
     readable = "実際のコストは自社開発より高い"
     assert readable in chunk.text
     assert check_claim("実際のコストは自社開発より高い、という回答がありました。", chunk.text).supported
+
+
+@needs_realdocs
+def test_fully_covered_is_not_what_a_row_saying_partially_covered_supports() -> None:
+    """mTower's table gives "| TEE_GetObjectInfo | Yes | Partially covered in test suite |". "Yes, it is implemented
+    and fully covered in the test suite" shared every word but one with the row and was verified; "fully" and
+    "partially" say how much, and the row says the other."""
+    chunk = chunk_with("en_mtower_functionality_description.md", "| TEE_GetObjectInfo | Yes |")
+    header, separator, *rows = chunk.text.splitlines()
+    row = next(line for line in rows if line.startswith("| TEE_GetObjectInfo |"))
+    evidence = "\n".join([header, separator, row])
+    question = "Is TEE_GetObjectInfo implemented in mTower, and how well is it tested?"
+    fully = check_claim("Yes, it is implemented and fully covered in the test suite.", evidence, topic=question)
+    assert not fully.supported and fully.contrasted == (("fully", "partially"),)
+    partially = check_claim("Yes, it is implemented and partially covered in the test suite.", evidence, topic=question)
+    assert partially.supported
