@@ -299,7 +299,7 @@ def is_yes_no_question(text: str) -> bool:
     if not is_question(text):
         return False
     text = _asking_sentences(text)
-    if 2 * len(_JA_LETTER.findall(text)) >= len(re.findall(r"[A-Za-z]", text)):
+    if _asked_in_japanese(text):
         # "…に指定できる値の範囲は？" names its topic and leaves out "what": it asks for the range, not for a yes
         elliptical = re.search(r"(?:は|って)\s*[?？]\s*$", text) is not None
         return not elliptical and not _JA_INTERROGATIVE.search(text)
@@ -315,10 +315,16 @@ def asking_clause(question: str) -> str:
     downloaded OSS contains OSS whose licence conditions are not being met …, are you in violation?"); the whole
     question when neither is found."""
     asked = _asking_sentences(question)
-    if 2 * len(_JA_LETTER.findall(asked)) >= len(re.findall(r"[A-Za-z]", asked)):
+    if _asked_in_japanese(asked):
         return re.split(r"[、,，]", asked)[-1]
     opening = _EN_AUXILIARY_OPENING.search(asked)
     return asked[opening.start() :] if opening is not None else asked
+
+
+def _asked_in_japanese(question: str) -> bool:
+    """Whether a question is Japanese: its Japanese letters are at least half as many as its Latin ones (an API name
+    inside a Japanese question does not make it English)."""
+    return 2 * len(_JA_LETTER.findall(question)) >= len(re.findall(r"[A-Za-z]", question))
 
 
 def _asking_sentences(text: str) -> str:
