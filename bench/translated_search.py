@@ -16,11 +16,9 @@ way, which questions the fused ranking gains and loses, and the translation's ti
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
-import unicodedata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,9 +28,11 @@ if str(ROOT) not in sys.path:
 from answers_realdocs import indexed_service  # noqa: E402
 
 from rag.answers.prompts import detect_language  # noqa: E402
+from rag.evaluation.answers import comparable, read_golden  # noqa: E402
 from rag.llm.base import Message  # noqa: E402
 from rag.llm.embedded_backend import EmbeddedBackend  # noqa: E402
 from rag.records import Hit  # noqa: E402
+from rag.retrieval.fusion import fuse_rrf  # noqa: E402
 from rag.settings import Settings  # noqa: E402
 
 GOLDEN = [ROOT / "golden" / "realdocs_qa.jsonl", ROOT / "golden" / "realdocs_fresh_qa.jsonl"]
@@ -42,29 +42,27 @@ RRF_K = 60
 TRANSLATION_MAX_TOKENS = 160
 
 
-def _normalized(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
-
-
-def answer_rank(hits: list[Hit], answers: list[str]) -> int | None:
-    """1-based rank of the first hit whose chunk holds one of ``answers`` (None: no hit does)."""
-    wanted = [_normalized(a) for a in answers]
+def answer_rank(hits: list[Hit], answers: tuple[str, ...]) -> int | None:
+    """1-based rank of the first hit whose chunk holds one of ``answers``, compared as answers are judged
+    (``rag.evaluation.answers.comparable``); None when no hit does."""
+    wanted = [comparable(a) for a in answers]
     for rank, hit in enumerate(hits, start=1):
-        text = _normalized(hit.chunk.text)
+        text = comparable(hit.chunk.text)
         if any(a in text for a in wanted):
             return rank
     return None
 
 
-def fused(*rankings: list[Hit]) -> list[Hit]:
-    """The hits of several rankings by reciprocal rank fusion."""
-    scores: dict[str, float] = {}
-    first: dict[str, Hit] = {}
-    for hits in rankings:
-        for rank, hit in enumerate(hits, start=1):
-            scores[hit.chunk.chunk_id] = scores.get(hit.chunk.chunk_id, 0.0) + 1.0 / (RRF_K + rank)
-            first.setdefault(hit.chunk.chunk_id, hit)
-    return [first[cid] for cid in sorted(scores, key=lambda cid: -scores[cid])]
+def fused(asked: list[Hit], translated: list[Hit]) -> list[Hit]:
+    """Both rankings by reciprocal rank fusion, weighted alike (``rag.retrieval.fusion.fuse_rrf``)."""
+    by_id = {hit.chunk.chunk_id: hit for hit in [*translated, *asked]}
+    ranking = fuse_rrf(
+        [(hit.chunk.chunk_id, hit.score) for hit in asked],
+        [(hit.chunk.chunk_id, hit.score) for hit in translated],
+        semantic_weight=0.5,
+        k=RRF_K,
+    )
+    return [by_id[f.chunk_id] for f in ranking]
 
 
 def translate(llm: EmbeddedBackend, question: str, language: str) -> str:
@@ -90,24 +88,23 @@ def main() -> None:
     found = {"as asked": 0, "translated": 0, "both, fused": 0}
     gained, lost, seconds = [], [], []
     for path in args.golden:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            item = json.loads(line)
-            language = detect_language(item["question"])
-            sources = item["expected_sources"]
-            if item["no_answer"] or not sources or any(s.startswith(f"{language}_") for s in sources):
+        for item in read_golden(path):
+            language = detect_language(item.question)
+            sources = item.expected_sources
+            if item.no_answer or not sources or any(s.startswith(f"{language}_") for s in sources):
                 continue
-            asked = service.search(item["question"], top_k=args.top * 2)
+            asked = service.search(item.question, top_k=args.top * 2)
             started = time.perf_counter()
-            translation = translate(llm, item["question"], language)
+            translation = translate(llm, item.question, language)
             seconds.append(time.perf_counter() - started)
             translated = service.search(translation, top_k=args.top * 2)
-            ranks = [answer_rank(h, item["answer_contains"]) for h in (asked, translated, fused(asked, translated))]
+            ranks = [answer_rank(h, item.answer_contains) for h in (asked, translated, fused(asked, translated))]
             within = [rank is not None and rank <= args.top for rank in ranks]
             for key, hit in zip(found, within, strict=True):
                 found[key] += hit
             if within[2] != within[0]:
-                (gained if within[2] else lost).append(item["id"])
-            print(f"{item['id']}: ranks {ranks} | {translation[:90]!r}", file=sys.stderr)
+                (gained if within[2] else lost).append(item.id)
+            print(f"{item.id}: ranks {ranks} | {translation[:90]!r}", file=sys.stderr)
     count = len(seconds)
     print(f"questions across languages: {count}")
     for key, value in found.items():
