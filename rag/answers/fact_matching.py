@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from rag.answers.facts import COUNTERS, SHARE_COUNT, Fact, unit_named
+from rag.answers.facts import COUNTERS, MONTH_OF_YEAR, SHARE_COUNT, Fact, unit_named
 from rag.answers.names import abbreviation_found, phrase_found
 
 
@@ -52,6 +52,9 @@ def fact_found(fact: Fact, evidence_facts: tuple[Fact, ...], evidence_text: str)
             if fact.value == other.value:
                 return True
         elif fact.kind in ("number", "date", "version") and other.kind in ("number", "date", "version"):
+            if other.unit == MONTH_OF_YEAR and fact.unit != MONTH_OF_YEAR:
+                # "10月" is October, no count of anything: "令和6年10月時点" is no evidence of "10 judgement factors"
+                continue
             # a measure may be written without its unit in a table; a count of people or cases says what it counts;
             # a bare single digit is everywhere ("1シート" is no evidence of "1MB")
             loose = fact.unit not in COUNTERS and (not fact.unit or not other.unit)

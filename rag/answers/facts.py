@@ -77,6 +77,9 @@ _SCALE_WORDS = {
     "bn": 10**9,
 }
 _JA_SCALES = {"千": 10**3, "万": 10**4, "億": 10**8, "兆": 10**12}
+MONTH_OF_YEAR = "month-of-year"
+"""The unit of a month named in a date: "10月", "October", the 10 of "2024-10-01". A length of time in months is
+written "10か月" or "10 months" (``month``)."""
 _UNITS: tuple[tuple[str, str], ...] = (
     # (pattern written after a number, canonical unit); longer words first
     # a place in an order: "2行目" is the second row, not a measure, and "1行目" is no "1シート"
@@ -118,7 +121,7 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"times|回", "times"),
     (r"歳", "age"),
     (r"倍", "fold"),
-    (r"月", "month"),
+    (r"月", MONTH_OF_YEAR),
     (r"日", "day"),
 )
 _UNIT_NAMES: dict[str, re.Pattern[str]] = {
@@ -129,7 +132,7 @@ _UNIT_NAMES: dict[str, re.Pattern[str]] = {
 }
 
 
-IMPLIED_UNITS = frozenset({"ordinal", "row", "column", "year", "month", "day"})
+IMPLIED_UNITS = frozenset({"ordinal", "row", "column", "year", "month", MONTH_OF_YEAR, "day"})
 """Units a text leaves implied with a bare number as often as it writes them: "released in 1994" is "1994年", the 12th
 item of a list is "12番目"."""
 
@@ -311,16 +314,16 @@ def facts_of(text: str) -> tuple[Fact, ...]:
     for match in _ISO_DATE.finditer(text):
         if 1 <= int(match[2]) <= 12:
             facts.append(Fact("date", f"{int(match[1])} year", match.group()))
-            facts.append(Fact("date", f"{int(match[2])} month", match.group()))
+            facts.append(Fact("date", f"{int(match[2])} {MONTH_OF_YEAR}", match.group()))
             if match[3]:
                 facts.append(Fact("date", f"{int(match[3])} day", match.group()))
             taken.append(match.span())
     for match in _MONTH_NAME.finditer(text):
-        facts.append(Fact("date", f"{_MONTHS[match[1].lower()]} month", match[1]))
+        facts.append(Fact("date", f"{_MONTHS[match[1].lower()]} {MONTH_OF_YEAR}", match[1]))
         taken.append(match.span())
     for match in _MONTH_ABBREVIATION.finditer(text):
         month = next(i for name, i in _MONTHS.items() if name.startswith(match[1].lower()[:3]))
-        facts.append(Fact("date", f"{month} month", match.group()))
+        facts.append(Fact("date", f"{month} {MONTH_OF_YEAR}", match.group()))
         taken.append(match.span())
     for match in _TIME.finditer(text):
         if (clock := _clock_time(match)) is not None:

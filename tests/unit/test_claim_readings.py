@@ -332,7 +332,7 @@ def test_a_date_that_ends_a_sentence_is_one_date() -> None:
     """ "…was added on 2022/06/01." read as the month 2022/06 and a number 01, which no evidence holds."""
     assert {f.value for f in facts_of("It was added as a new feature on 2022/06/01.")} == {
         "2022 year",
-        "6 month",
+        "6 month-of-year",
         "1 day",
     }
     assert [f.kind for f in facts_of("version 2023.1.2.3")] == ["version"]

@@ -82,6 +82,27 @@ def test_a_unit_the_claim_gives_a_bare_number_must_be_named_where_it_is_read() -
 
 
 @needs_realdocs
+def test_a_month_in_a_date_is_no_count_of_anything() -> None:
+    """Asked how many judgement factors the 1985 study group report lists (the MHLW note names the report and counts
+    none), "There are 10 judgement factors in total" was verified on the note's "(令和6 年10 月時点・厚生労働省…)":
+    the 10 of "10月" (October) was read as a bare ten. A month of a date supports only a month; "10か月" is a length
+    of time."""
+    note = chunk_with("ja_mhlw_worker_status_caselaw_method.pdf", "令和6 年10 月時点")
+    question = (
+        "The MHLW note on how its worker-status court-case materials were prepared says the per-case table counts the "
+        "judgement factors listed in the 1985 Labour Standards Act study group report. How many judgement factors are "
+        "there in total?"
+    )
+    checked = check_answer("There are 10 judgement factors in total [1].", question, [Passage(1, note, note.text)])
+    assert checked.main_claim_failed
+    dated = "令和6年10月時点"
+    october, ten_months = facts_of("October")[0], facts_of("10 months")[0]
+    assert fact_found(october, tuple(facts_of(dated)), dated)
+    assert not fact_found(ten_months, tuple(facts_of(dated)), dated)
+    assert fact_found(ten_months, tuple(facts_of("10か月")), "10か月")
+
+
+@needs_realdocs
 def test_a_flipped_polarity_is_caught_even_when_the_words_match() -> None:
     """The FAQ says placing an OSS device in a rented shop corner is NOT distribution (配布にはなりません)."""
     passage = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "小売店の場所を借りる", "配布にはなりません").text
