@@ -22,13 +22,14 @@ CODE = re.compile(
     r"|\b[A-Z]{1,3}\d+(?:-\d+)+(?![\d-])"  # rule and item codes: L3-01, R2-1-4
     r"|\b[A-Za-z]{2,4}-(?:\d{1,4}|[ivx]{1,5})\b(?![-.]?\d)"  # class and encoding codes: cl-03, cl-xii, UTF-8
     r"|\b0[xX][0-9A-Fa-f]+\b|\bU\+[0-9A-Fa-f]{4,6}\b"  # hexadecimal values and code points: 0x2E7F, U+2E80
+    r"|\b(?=[A-F]*\d)(?=\d*[A-F])[0-9A-F]{3,8}\b"  # hexadecimal codes without a prefix: JIS "213D, EUC "C6F5
     r"|\b\d+(?:\.\d+)*[a-z]{1,2}\d+\b"  # release codes: 6.1q1, 8q4 (GCC's), 2p1
     r"|\b\d+[A-Z]?(?:\([a-zA-Z0-9]{1,4}\)){1,5}(?![\w(])"  # a statute's sections: 506(a)(1), 2318(a)(2)(B)
     r"|(?<![\w#])#\d+(?![\d.])",  # a numbered mark, no count: TeX's parameter #2, issue #12
     re.ASCII,  # a word boundary against ASCII only: "ルールのL3-09では" holds L3-09 (の and で are letters to Unicode)
 )
 """Codes that hold digits: read as one identifier before any number is, so "L3-01" is no count of 1, "cl-11" (a
-character class) no count of 11, and "0x10FFFF" no 0."""
+character class) no count of 11, "0x10FFFF" no 0, and the JIS code "213C no 213 (the pTeX manual's is "213D)."""
 LETTER_DESIGNATION = re.compile(
     r"\b((?i:division|subtitle|title|part|appendix|annex|schedule|chapter|exhibit|article))\s+([A-Z]{1,3})\b(?!-)",
     re.ASCII,

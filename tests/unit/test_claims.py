@@ -103,6 +103,17 @@ def test_a_month_in_a_date_is_no_count_of_anything() -> None:
 
 
 @needs_realdocs
+def test_a_hexadecimal_code_is_one_value_not_its_leading_digits() -> None:
+    """The pTeX manual maps both dashes to the JIS code "213D; "内部的にはJISコード"213Cとして扱われ" was verified
+    on it, its 213 read as a number the passage holds."""
+    passage = ("ja_ptex_manual.pdf", 'JIS コード"213D として扱われ')
+    question = "pTeXでは全角ダーシ(U+2015)とEMダーシ(U+2014)はどう扱われ、書き出すときはどちらになりますか？"
+    answer = '両者は同一視されて、内部的にはJISコード"{}として扱われ、ファイルに書き出すときはU+2015になります[1]。'
+    assert checked_on(passage, question, answer.format("213C")).main_claim_failed
+    assert not checked_on(passage, question, answer.format("213D")).main_claim_failed
+
+
+@needs_realdocs
 def test_a_flipped_polarity_is_caught_even_when_the_words_match() -> None:
     """The FAQ says placing an OSS device in a rented shop corner is NOT distribution (配布にはなりません)."""
     passage = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "小売店の場所を借りる", "配布にはなりません").text
