@@ -38,8 +38,12 @@ after one written straight after Japanese text ("データのp. 70に記載さ�
 JA_FULL_STOP = r"(?<=[\u3040-\u30ff\u3400-\u9fff)）」』][.．])(?=[^\s.．)）」』,，])"
 """A period that ends a Japanese sentence with the next one right after it ("…を禁止する.以下の点に注意.",
 "…確保しない).“行頭行末そろえ”…": manuals typeset in TeX and W3C's jlreq write . and , for 。 and 、)."""
+_ASCII_MARK_END = r"(?<=[!?])(?:(?<=[^\x00-\x7f][!?])|(?![!-Z\\-~]))\s*"
+"""Where an ASCII ! or ? ends a sentence: after Japanese text ("です!OSSは"), or before a space, the end, Japanese text
+or a citation mark; not inside code, where a Latin letter or a sign follows ("\\NewDocumentCommand\\\\{!s !o}" was cut
+into three claims, none of them checked)."""
 _SENTENCE_END = re.compile(
-    rf"(?<=[。！？!?])\s*|{JA_FULL_STOP}|(?<=[.;]){_ABBREVIATION}\s+(?=[\"'(\[A-Z0-9\u3040-\u9fff])"
+    rf"(?<=[。！？])\s*|{_ASCII_MARK_END}|{JA_FULL_STOP}|(?<=[.;]){_ABBREVIATION}\s+(?=[\"'(\[A-Z0-9\u3040-\u9fff])"
     r"|(?<=(?<![A-Za-z])No\.)\s+(?=[\"'(\[A-Z\u3040-\u9fff])"  # "No. It is not" ends a sentence, "No. 5" does not
     r"|[ \t\u3000]*\n\s*(?=[•▪◦●・])"  # a bulleted line is an item of its own ("…types m, r or R.\n\n• The …")
 )

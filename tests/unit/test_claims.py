@@ -114,6 +114,28 @@ def test_a_hexadecimal_code_is_one_value_not_its_leading_digits() -> None:
 
 
 @needs_realdocs
+def test_an_exclamation_mark_in_code_or_a_quotation_ends_no_claim() -> None:
+    """ "…would be defined as \\NewDocumentCommand\\\\{!s !o}{ … }" was cut at each "!" into three claims, and the
+    usrguide's "prints 'Blanks in or empty argument!' and …" after its quotation's "!": the pieces after the cut were
+    left unchecked or checked without the words that say what they are about."""
+    guide = ("en_latex_usrguide.pdf", "Spaces are not ignored by TEX here")
+    question = "Which argument specification does the usrguide give for \\\\ in amsmath environments?"
+    checked = checked_on(guide, question, "It would be defined as \\NewDocumentCommand\\\\{!s !o}{ ... } [1].")
+    assert len(checked.claims) == 1 and checked.claims[0].status == "verified"
+    assert split_sentences("ですね!すごい聞きたいです!AA: はい") == ["ですね!", "すごい聞きたいです!", "AA: はい"]
+
+
+@needs_realdocs
+def test_an_english_claim_is_held_to_the_sentence_that_denies_its_predicate() -> None:
+    """ "TeX ignores spaces after control symbols" shares as many words with the usrguide's "There is one subtlety
+    here due to the difference in handling by TEX of ‘control symbols’…" as with the next sentence, "Spaces are not
+    ignored by TEX here", and was verified on the first."""
+    guide = chunk_with("en_latex_usrguide.pdf", "Spaces are not ignored by TEX here").text
+    ignoring = check_claim("TeX ignores spaces after control symbols.", guide)
+    assert not ignoring.supported and ignoring.polarity_conflict
+
+
+@needs_realdocs
 def test_a_flipped_polarity_is_caught_even_when_the_words_match() -> None:
     """The FAQ says placing an OSS device in a rented shop corner is NOT distribution (配布にはなりません)."""
     passage = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "小売店の場所を借りる", "配布にはなりません").text
