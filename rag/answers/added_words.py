@@ -73,11 +73,13 @@ def clause_unsaid(claim: str, topic: str, window: str, evidence: str, premised: 
     be uniform with a diameter of exactly one-thousandth of an inch" leaned on "The wires may have various lengths".
     Each clause that says something besides its facts and the question's words (at least ``CLAUSE_MIN_WORDS``
     words) must hold its share of them there; a word is held in any form (``holds_word``)."""
+    known = content_tokens(topic) | content_tokens(" ".join(f.text for f in premised))
+    held = content_tokens(_with_neighbours(window, evidence))
+    if _JAPANESE_TOKEN.search(claim):
+        return _japanese_clause_unsaid(claim, known, held)
     clauses = [clause for clause in _CLAUSE_BREAK.split(claim) if clause and clause.strip()]
     if len(clauses) < 2:
         return ""
-    known = content_tokens(topic) | content_tokens(" ".join(f.text for f in premised))
-    held = content_tokens(_with_neighbours(window, evidence))
     for clause in clauses:
         words = {word for word in words_besides(clause, facts_of(clause)) if word.isascii() and word not in known}
         if len(words) < CLAUSE_MIN_WORDS:
@@ -85,6 +87,28 @@ def clause_unsaid(claim: str, topic: str, window: str, evidence: str, premised: 
         absent = sorted(word for word in words if not holds_word(word, held))
         if len(words) - len(absent) < CLAUSE_WORDS_SHARE * len(words):
             return ", ".join(absent[:4])
+    return ""
+
+
+_JA_CLAUSE_BREAK = re.compile(r"[、，,]")
+
+
+def _japanese_clause_unsaid(claim: str, known: set[str], held: set[str]) -> str:
+    """The words of one clause of a Japanese claim (between its commas) that the evidence lacks, when fewer than
+    ``CLAUSE_WORDS_SHARE`` of the words it adds (``_added_words``, at least ``CLAUSE_MIN_WORDS``) are held: "Program
+    関係者が、…影響を認識していることを、外部の認証機関が審査して確認したエビデンスです" held most of its words in the
+    OpenChain commentary's "1.3.1 Program 関係者が、…認識していることを確認したことの、文書化されたエビデンス", and no
+    word of the outside certification body's review (外部, 認証機関, 審査)."""
+    clauses = [clause for clause in _JA_CLAUSE_BREAK.split(claim) if clause.strip()]
+    if len(clauses) < 2:
+        return ""
+    for clause in clauses:
+        added = _added_words(clause, known)
+        if len(added) < CLAUSE_MIN_WORDS:
+            continue
+        absent = [text for text, tokens in added if len(tokens & held) < ADDED_WORDS_SHARE * len(tokens)]
+        if len(added) - len(absent) < CLAUSE_WORDS_SHARE * len(added):
+            return ", ".join(sorted(absent)[:4])
     return ""
 
 

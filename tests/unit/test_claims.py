@@ -136,6 +136,20 @@ def test_an_english_claim_is_held_to_the_sentence_that_denies_its_predicate() ->
 
 
 @needs_realdocs
+def test_each_clause_of_a_japanese_claim_must_be_said_by_its_passage() -> None:
+    """The OpenChain commentary's evidence 1.3.1 documents that the Program's people know its aims, their part and
+    what failing it means. A claim adding, after its commas, that an outside certification body reviewed this held
+    most of its words in that sentence and was verified; the clause of the review holds none of its own."""
+    passage = ("ja_openchain_spec_kaisetsu.pdf", "1.3.1 Program 関係者が")
+    question = "OpenChain仕様1.3(認識)の証跡となる資料1.3.1は、何を確認したことの文書化されたエビデンスですか？"
+    said = "Program関係者が、Programの目的、Program内での貢献、要件に従わないことによる影響を認識していることを{}[1]。"
+    documented = checked_on(passage, question, said.format("確認したことの、文書化されたエビデンスです"))
+    assert not documented.main_claim_failed
+    reviewed = checked_on(passage, question, said.format("、外部の認証機関が審査して確認したエビデンスです"))
+    assert reviewed.main_claim_failed and "審査" in reviewed.claims[0].reason
+
+
+@needs_realdocs
 def test_a_flipped_polarity_is_caught_even_when_the_words_match() -> None:
     """The FAQ says placing an OSS device in a rented shop corner is NOT distribution (配布にはなりません)."""
     passage = chunk_with("ja_oss_license_misunderstandings_faq.pdf", "小売店の場所を借りる", "配布にはなりません").text
