@@ -15,7 +15,6 @@ from rag.answers.citations import Passage
 from rag.answers.context_window import estimate_tokens, fits, focus, focus_record
 from rag.answers.evidence import SentenceRelevance
 from rag.answers.prompts import format_passage
-from rag.answers.windows import sentence_units
 from rag.errors import LLMError
 from rag.llm.base import LLMBackend
 from rag.records import Chunk, Hit
@@ -29,11 +28,6 @@ RECORD_SHARE = 0.5
 """Most of the budget one record (a row of a wide sheet or a JSON record) takes: its lines the question is about
 (``focus_record``), so the rows after it are read too; a record's row of twenty labelled values fills a small model's
 whole context otherwise."""
-
-BEST_SENTENCE_WEIGHT = 0.75
-"""Weight of a hit's place by its best sentence against its place in the search (``by_best_sentence``)."""
-PLACE_SMOOTHING = 5
-"""Added to a place (from 0) before it is inverted, as in reciprocal rank fusion: the first places differ less."""
 
 ANNOUNCES_TABLE = re.compile(
     r"\b(?:tables?|chart)\s+(?:below|that follows)\b|\b(?:following|below)\s+tables?\b|\bas\s+follows\b"
@@ -91,8 +85,6 @@ def build_context(
     Returns:
         Passages numbered from 1 (empty when no hit qualifies).
     """
-    if relevance is not None:
-        hits = by_best_sentence(question, hits, relevance)
     char_budget = max(settings.context_budget_chars, MIN_PASSAGE_CHARS)
     token_budget = settings.context_token_budget(backend_name, prefill_tokens_per_s)
     if token_budget is not None:
@@ -151,35 +143,6 @@ def build_context(
         if not too_little:
             add(table, focus(question, table.text.strip(), chars_left, tokens_left, relevance), hit.score, header)
     return passages
-
-
-def by_best_sentence(question: str, hits: Sequence[Hit], relevance: SentenceRelevance) -> list[Hit]:
-    """The hits in the order the model reads them: their place in the search fused with their place by the sentence
-    of theirs closest in meaning to the question (``BEST_SENTENCE_WEIGHT``, ``PLACE_SMOOTHING``).
-
-    A chunk is searched by all of its text, the question is answered by one of its sentences. The embedded model's
-    budget holds two or three of the five hits, and chunks about the question's topic as a whole outranked the one
-    holding the sentence that answers it: asked what \\kansuji gives for a negative number, the pTeX manual's pages
-    on \\kanjiskip and \\kansujichar came first and the page saying "空文字列" third, unread. On the realdocs
-    held-out questions the answer's chunk was among the first two hits for 131 of 176 in search order and 139 in this
-    order (9 more, one fewer); the passages the model read held it for 144 rather than 140 (5 more, one fewer), and
-    the 59 golden questions were unchanged. Time to the evidence grew from 0.30 s to 0.41 s (p50, golden questions).
-    """
-    if len(hits) < 2:
-        return list(hits)
-    sentences = [[s for s, _reading in sentence_units(hit.chunk.text)] or [hit.chunk.text] for hit in hits]
-    cosines = list(relevance(question, [s for hit_sentences in sentences for s in hit_sentences]))
-    best: list[float] = []
-    for hit_sentences in sentences:
-        best.append(max(cosines[: len(hit_sentences)]))
-        del cosines[: len(hit_sentences)]
-    by_meaning = sorted(range(len(hits)), key=lambda i: -best[i])
-    meaning_place = {i: place for place, i in enumerate(by_meaning)}
-
-    def fused(i: int) -> float:
-        return 1 / (PLACE_SMOOTHING + i) + BEST_SENTENCE_WEIGHT / (PLACE_SMOOTHING + meaning_place[i])
-
-    return [hits[i] for i in sorted(range(len(hits)), key=lambda i: -fused(i))]
 
 
 def announced_table(hit: Hit) -> Chunk | None:

@@ -385,33 +385,6 @@ def test_a_question_in_another_language_keeps_the_sentences_it_is_about(e5_embed
     assert estimate_tokens(by_meaning[0].text) <= 200
 
 
-@needs_realdocs
-def test_the_hit_whose_sentence_answers_is_read_before_hits_about_the_topic(e5_embedder: Embedder) -> None:
-    """Asked what \\kansuji gives for a negative number, the pTeX manual's page on \\kanjiskip and the page on
-    \\kansujichar ranked above the page that answers ("空文字列"), and the embedded model's 800 tokens held two
-    passages: the answer was never read. The hits are read in the order of their best sentence by meaning too."""
-    question = "In pTeX, what does \\kansuji produce if the number that follows it is negative?"
-    ptex = "ja_ptex_manual.pdf"
-    answering = chunk_with(ptex, "▶\\kansuji ⟨number⟩")
-    in_search_order = [
-        chunk_with(ptex, "和文文字を表すノードが連続した場合"),
-        chunk_with(ptex, "Invalid KANSUJI char"),
-        answering,
-        chunk_with(ptex, "変換結果を和文文字トークン列で返す"),
-        chunk_with(ptex, "段落終了時の値が段落全体にわたって用いられる"),
-    ]
-    hits = [Hit(chunk, 1.0 - place / 10) for place, chunk in enumerate(in_search_order)]
-    settings = Settings(context_budget_tokens=800)
-
-    by_search = build_context(question, hits, settings, "embedded")
-    by_sentence = build_context(question, hits, settings, "embedded", relevance=embedding_relevance(e5_embedder))
-
-    assert "空文字列" in answering.text
-    assert not any("空文字列" in p.text for p in by_search)
-    assert any("空文字列" in p.text for p in by_sentence)
-    assert by_sentence[0].chunk == in_search_order[0]  # the search's best still comes first
-
-
 @pytest.mark.parametrize(
     ("rate", "target", "expected"),
     [
