@@ -20,8 +20,6 @@ from rag.answers.polarity import (
     POLARITY_MIN_SUPPORT,
     YES_CELLS,
     clauses_of,
-    denied_words,
-    holds_word,
     holds_words,
     is_negated,
     negation_count,
@@ -85,11 +83,8 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
     predicate = said[-1] if len(said) > 1 else ""
     # a tie goes to the sentence the claim covers most of (a bullet "The verbatim argument type v is not available"
     # over the long opening sentence that shares as many of its words)
-    closest = max(
-        sentences,
-        key=lambda s: (support(predicate, s), _restates(claim, s), _denial_shared(claim, s), support(s, claim)),
-    )
-    restated = max(_restates(claim, closest), support(predicate, closest))
+    closest = max(sentences, key=lambda s: (support(predicate, s), support(claim, s), support(s, claim)))
+    restated = max(support(claim, closest), support(predicate, closest))
     if restated < POLARITY_MIN_SUPPORT:
         # few words in common, but the sentence holding the claim's facts is what it restates: a table row
         # "| TEEC_RequestCancellation | No |" against "TEEC_RequestCancellation is implemented"; and a row alone is
@@ -112,30 +107,6 @@ def polarity_conflict(claim: str, evidence: str, *, across: bool = False) -> boo
     contrasted = clause_polarity(claim, closest)
     contrasted = _unless_polarity(claim, closest) if contrasted is None else contrasted
     return claim_negated != (is_negated(closest) if contrasted is None else contrasted)
-
-
-def _restates(claim: str, sentence: str) -> float:
-    """Share of the claim's content words the sentence holds; an English word in any of its forms (``holds_word``):
-    "TeX ignores spaces after control symbols" restates "Spaces are not ignored by TEX here" (tex, spaces, ignored)
-    as much as the sentence before it on control symbols (tex, control, symbols)."""
-    if KANA.search(plain_text(claim)):
-        return support(claim, sentence)
-    words = content_tokens(claim)
-    if not words:
-        return 0.0
-    held = content_tokens(sentence)
-    return sum(holds_word(word, held) for word in words) / len(words)
-
-
-def _denial_shared(claim: str, sentence: str) -> int:
-    """How many of an English claim's words the sentence's denial covers (``denied_words``): of two sentences that
-    restate a claim alike, the one whose "not" covers the claim's words speaks to its polarity. "TeX ignores spaces
-    after control symbols" shares three words with "There is one subtlety here due to … TEX of ‘control symbols’"
-    and with "Spaces are not ignored by TEX here": the second denies what it says."""
-    if KANA.search(plain_text(claim)):
-        return 0
-    claim_words = content_tokens(claim)
-    return sum(holds_word(word, claim_words) for word in denied_words(sentence))
 
 
 _EN_PARTS = re.compile(r",?\s+but\s+|;\s+|,\s+(?:although|though|whereas|while)\s+", re.IGNORECASE)

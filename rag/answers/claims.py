@@ -334,10 +334,6 @@ def check_claim(
         best_contrasted = [*best_contrasted, flipped]  # "more than 180 days" against "not more than 180 days"
     across = read.across
     conflict = polarity_conflict(claim, top.said, across=across)
-    if not conflict and not across and language == "en":
-        # the window sharing most words may be the sentence beside the one that denies the claim's predicate ("TeX
-        # ignores spaces after control symbols": "…handling by TEX of ‘control symbols’…. Spaces are not ignored")
-        conflict = polarity_conflict(claim, evidence)
     reason = basic_reason(best.missing, conflict, best.support, best_needed) if best_reading else ONLY_ASKS
     reason = reason or off_topic or unsupported_because(read, best_contrasted)
     # the evidence states the opposite only when it is a statement, not a question, that holds what the claim denies

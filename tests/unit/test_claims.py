@@ -126,16 +126,6 @@ def test_an_exclamation_mark_in_code_or_a_quotation_ends_no_claim() -> None:
 
 
 @needs_realdocs
-def test_an_english_claim_is_held_to_the_sentence_that_denies_its_predicate() -> None:
-    """ "TeX ignores spaces after control symbols" shares as many words with the usrguide's "There is one subtlety
-    here due to the difference in handling by TEX of ‘control symbols’…" as with the next sentence, "Spaces are not
-    ignored by TEX here", and was verified on the first."""
-    guide = chunk_with("en_latex_usrguide.pdf", "Spaces are not ignored by TEX here").text
-    ignoring = check_claim("TeX ignores spaces after control symbols.", guide)
-    assert not ignoring.supported and ignoring.polarity_conflict
-
-
-@needs_realdocs
 def test_each_clause_of_a_japanese_claim_must_be_said_by_its_passage() -> None:
     """The OpenChain commentary's evidence 1.3.1 documents that the Program's people know its aims, their part and
     what failing it means. A claim adding, after its commas, that an outside certification body reviewed this held
