@@ -22,7 +22,14 @@ from rag.answers.bindings import (
 )
 from rag.answers.choices import chose_elsewhere, done_by_another, ordered_elsewhere
 from rag.answers.claim_words import about_elsewhere, asked_unsaid, purpose_unsaid, said_of_names
-from rag.answers.contrast import alone_among_others, any_against_exclusive, difference_denied, one_side_only, set_aside
+from rag.answers.contrast import (
+    alone_among_others,
+    any_against_exclusive,
+    difference_denied,
+    one_side_only,
+    other_kind_named,
+    set_aside,
+)
 from rag.answers.defaults import default_elsewhere, default_unsaid
 from rag.answers.facts import Fact
 from rag.answers.faithfulness import content_tokens
@@ -142,6 +149,8 @@ def unsupported_because(read: ClaimReading, contrasted: Sequence[tuple[str, str]
         return f"the cited text gives one alone where the claim says {anyone}"
     if widened := widened_unsaid(claim, topic, reading, read.evidence):
         return f"the cited text does not say '{widened}'"
+    if not read.across and (kinds := other_kind_named(claim, reading)):
+        return f"the cited text speaks of {kinds[1]}, not {kinds[0]}"
     if aside := set_aside(claim, reading):
         return f"the cited text sets {aside} aside for another"
     if moot := difference_denied(claim, reading):

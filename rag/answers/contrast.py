@@ -298,3 +298,59 @@ def set_aside(claim: str, evidence: str) -> str | None:
         if named:
             return term
     return None
+
+
+_KANJI_COMPOUND = re.compile(r"[\u4e00-\u9fff々]{4,}")
+_KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]+")
+HEAD_MIN_CHARS = 2
+"""Kanji a compound's head (its last word: 担当者, 部門) and the word before it (組版, 校正) have at least."""
+
+
+def other_kind_named(claim: str, evidence: str) -> tuple[str, str] | None:
+    """A kanji compound of the claim that the evidence lacks while it names the same head with another word before
+    it: ``(claimed, stated)`` ("校正担当者" against "組版担当者"); None when there is none.
+
+    "活字組版では、ルールの適用は校正担当者の能力に頼っていた" held every other word of the line composition
+    rules' "ルールの適用は組版担当者の能力に頼っていたともいえよう": the two compounds share their head, and the
+    word before it says whose ability it was. A compound the evidence holds within a longer one ("管理担当者" of
+    "ライセンス管理担当者"), whose head it names without a word before it ("開発部門の担当者"), or with the claim's
+    word just before it ("機械による自動処理" for "機械処理"), is no other kind."""
+    said = plain_text(evidence)
+    if not _KANJI_RUN.search(said):
+        return None
+    runs = set(_KANJI_RUN.findall(said))
+    for compound in dict.fromkeys(_KANJI_COMPOUND.findall(plain_text(claim))):
+        if compound in said:
+            continue
+        for cut in range(HEAD_MIN_CHARS, len(compound) - HEAD_MIN_CHARS + 1):
+            word, head = compound[:cut], compound[cut:]
+            others = sorted(
+                run
+                for run in runs
+                if run.endswith(head)
+                and len(run) - len(head) >= HEAD_MIN_CHARS
+                and _another_word(word, run[: -len(head)])
+                and not _said_before(word, run, said)
+            )
+            if others:
+                return compound, others[0]
+    return None
+
+
+WORD_BEFORE_CHARS = 12
+"""How far before the evidence's compound the claim's word may stand and still be said of it ("機械による自動処理" is
+"機械処理")."""
+
+
+def _another_word(word: str, other: str) -> bool:
+    """Whether two words before a shared head differ: no kanji in common, neither the end of the other ("厚生労働" and
+    the "労働" a line break cut it to; "30代" and "30台")."""
+    return not set(word) & set(other) and not word.endswith(other) and not other.endswith(word)
+
+
+def _said_before(word: str, run: str, said: str) -> bool:
+    """Whether ``word`` stands within ``WORD_BEFORE_CHARS`` before an occurrence of ``run`` in ``said``."""
+    for found in re.finditer(re.escape(run), said):
+        if word in said[max(0, found.start() - WORD_BEFORE_CHARS) : found.start()]:
+            return True
+    return False

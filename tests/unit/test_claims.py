@@ -15,7 +15,7 @@ import pytest
 
 from rag.answers.citations import Passage
 from rag.answers.claims import check_claim
-from rag.answers.contrast import claimed_terms, contrasted_terms
+from rag.answers.contrast import claimed_terms, contrasted_terms, other_kind_named
 from rag.answers.draft import AnswerDraft
 from rag.answers.evidence import SentenceRelevance, answers_nothing
 from rag.answers.fact_matching import fact_found
@@ -137,6 +137,20 @@ def test_each_clause_of_a_japanese_claim_must_be_said_by_its_passage() -> None:
     assert not documented.main_claim_failed
     reviewed = checked_on(passage, question, said.format("、外部の認証機関が審査して確認したエビデンスです"))
     assert reviewed.main_claim_failed and "審査" in reviewed.claims[0].reason
+
+
+@needs_realdocs
+def test_a_compound_naming_another_kind_of_the_same_head_is_no_evidence() -> None:
+    """The line composition rules say the rules relied on the compositor's skill (組版担当者); a claim that they relied
+    on the proofreader's (校正担当者) held every other word and was verified. The evidence names the head with another
+    word before it; a word the evidence writes just before the head ("機械による自動処理") is no other kind."""
+    passage = ("ja_w3c_jlreq_line_composition.html", "ルールの適用は組版担当者の能力に頼っていた")
+    question = "簡便な行組版ルールでは、活字組版でのルールの適用は何に頼っていたとされていますか？"
+    answer = "活字組版では、ルールの適用は{}の能力に頼っていたとされています[1]。"
+    swapped = checked_on(passage, question, answer.format("校正担当者"))
+    assert swapped.main_claim_failed and "組版担当者, not 校正担当者" in swapped.claims[0].reason
+    assert not checked_on(passage, question, answer.format("組版担当者")).main_claim_failed
+    assert other_kind_named("手作業でも機械処理でも", "手作業だけでなく、機械による自動処理も") is None
 
 
 @needs_realdocs
