@@ -40,6 +40,7 @@ _CLAUSE_BREAK = re.compile(
 before a new subject or verb ("…just before it plays, and the note is moved…", "…stake and have held it…")."""
 _KANJI_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]+")
 _JAPANESE_TOKEN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u30a0-\u30ff]")
+_HIRAGANA = re.compile("[\u3041-\u3096]")
 
 
 def added_words_unsaid(claim: str, topic: str, reading: str, premised: Sequence[Fact] = ()) -> str:
@@ -75,7 +76,7 @@ def clause_unsaid(claim: str, topic: str, window: str, evidence: str, premised: 
     words) must hold its share of them there; a word is held in any form (``holds_word``)."""
     known = content_tokens(topic) | content_tokens(" ".join(f.text for f in premised))
     held = content_tokens(_with_neighbours(window, evidence))
-    if _JAPANESE_TOKEN.search(claim):
+    if _HIRAGANA.search(claim):  # a Japanese sentence; an English one may quote a Japanese term
         return _japanese_clause_unsaid(claim, known, held)
     clauses = [clause for clause in _CLAUSE_BREAK.split(claim) if clause and clause.strip()]
     if len(clauses) < 2:
