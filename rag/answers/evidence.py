@@ -190,18 +190,26 @@ def _scored_units(
     return scored
 
 
+_ASKS_WHO = re.compile(r"\W*(?:who|whom)\b", re.IGNORECASE)
+
+
 def asked_identifiers(question: str) -> list[Fact]:
     """The identifiers written as code (``premises.written_as_code``: a function, a command, a rule code) that the
     question's last sentence names and its earlier sentences (the scene it sets) do not; none for a question of one
     sentence, whose identifiers are all it is about and single out nothing. A product name ("the LaTeX guide")
-    says which document, not which line."""
+    says which document, not which line. An asking sentence that asks who adds the names it gives, the scene's too:
+    "…, Sony raised a problem in the supply chain. Who attended from Sony…?" asks for the lines "Satoru Ueda – Sony"."""
     spans = sentence_spans(question)
     if len(spans) < 2:
         return []
     start = spans[-1][0]
     scene = facts_of(question[:start])
-    asked = [f for f in facts_of(question[start:]) if f.kind == "identifier" and written_as_code(f.value)]
-    return [f for f in asked if not any(same_fact(f, g) for g in scene)]
+    asking = facts_of(question[start:])
+    asked = [f for f in asking if f.kind == "identifier" and written_as_code(f.value)]
+    asked = [f for f in asked if not any(same_fact(f, g) for g in scene)]
+    if _ASKS_WHO.match(question[start:]):
+        asked += [f for f in asking if f.kind == "name"]
+    return asked
 
 
 def _names_any(sentence: str, identifiers: Sequence[Fact]) -> bool:

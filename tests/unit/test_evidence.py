@@ -173,6 +173,22 @@ def test_the_row_of_what_a_question_asks_after_setting_the_scene_is_shown(e5_emb
 
 
 @needs_realdocs
+def test_asked_who_came_from_a_company_the_lines_naming_it_are_shown(e5_embedder: Embedder) -> None:
+    """The 2018 minutes list "Satoru Ueda – Sony" and "Hiroyuki Fukuchi – Sony". Asked who attended from Sony, after a
+    sentence saying Sony raised a supply-chain problem, the five lines shown were agenda items, none of them a name:
+    the scene named Sony too, so the asking sentence singled out nothing. A who-question's names single out their
+    lines whether or not the scene gives them."""
+    minutes = chunk_with("ja_openchain_jwg_minutes_20180613.pdf", "Satoru Ueda – Sony")
+    question = (
+        "At the OpenChain Japan WG meeting of 13 June 2018, Sony raised a problem in the supply chain. "
+        "Who attended from Sony, according to the attendee list in the minutes?"
+    )
+    ranked = rank_sentences(question, [Passage(1, minutes, minutes.text)], _relevance(e5_embedder))
+    shown = [e.sentence for e in strongest(ranked, 5)]
+    assert "Satoru Ueda – Sony" in shown and "Hiroyuki Fukuchi – Sony" in shown
+
+
+@needs_realdocs
 def test_a_field_on_its_own_line_is_quoted_alone() -> None:
     """The license FAQ's title page ends with three fields, one a line: "※提供元:OpenChain Japan WG(FAQ
     Subgroup)", "※協力 :オープンソースライセンス研究所" and "更新日:2024年5月9日". A break between two kanji read as
