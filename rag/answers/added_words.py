@@ -41,6 +41,7 @@ before a new subject or verb ("…just before it plays, and the note is moved…
 _KANJI_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]+")
 _JAPANESE_TOKEN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u30a0-\u30ff]")
 _HIRAGANA = re.compile("[\u3041-\u3096]")
+_JA_CLAUSE_BREAK = re.compile(r"[、，,]")
 
 
 def added_words_unsaid(claim: str, topic: str, reading: str, premised: Sequence[Fact] = ()) -> str:
@@ -57,14 +58,15 @@ def added_words_unsaid(claim: str, topic: str, reading: str, premised: Sequence[
     added = [(text, tokens) for text, tokens in _added_words(claim, known) if not tokens <= joins]
     if len(added) < ADDED_MIN_TOKENS:
         return ""
-    absent = [text for text, tokens in added if len(tokens & read) < ADDED_WORDS_SHARE * len(tokens)]
+    absent = _unheld(added, read)
     if len(added) - len(absent) >= ADDED_WORDS_SHARE * len(added):
         return ""
     return ", ".join(sorted(absent)[:4])
 
 
 def clause_unsaid(claim: str, topic: str, window: str, evidence: str, premised: Sequence[Fact] = ()) -> str:
-    """The English words of one clause of the claim that its evidence lacks, when fewer than ``CLAUSE_WORDS_SHARE``
+    """The English words of one clause of the claim that its evidence lacks (a Japanese claim's clauses are cut at its
+    commas and counted as words: ``_japanese_clause_unsaid``), when fewer than ``CLAUSE_WORDS_SHARE``
     of that clause's words are in the ``window`` the claim was read on, with ``CLAUSE_NEIGHBOURS`` sentences of
     ``evidence`` on either side ("" otherwise, and for a claim of one clause).
 
@@ -74,13 +76,15 @@ def clause_unsaid(claim: str, topic: str, window: str, evidence: str, premised: 
     be uniform with a diameter of exactly one-thousandth of an inch" leaned on "The wires may have various lengths".
     Each clause that says something besides its facts and the question's words (at least ``CLAUSE_MIN_WORDS``
     words) must hold its share of them there; a word is held in any form (``holds_word``)."""
-    known = content_tokens(topic) | content_tokens(" ".join(f.text for f in premised))
-    held = content_tokens(_with_neighbours(window, evidence))
-    if _HIRAGANA.search(claim):  # a Japanese sentence; an English one may quote a Japanese term
-        return _japanese_clause_unsaid(claim, known, held)
-    clauses = [clause for clause in _CLAUSE_BREAK.split(claim) if clause and clause.strip()]
+    japanese = _HIRAGANA.search(claim) is not None  # a Japanese sentence; an English one may quote a Japanese term
+    breaks = _JA_CLAUSE_BREAK if japanese else _CLAUSE_BREAK
+    clauses = [clause for clause in breaks.split(claim) if clause and clause.strip()]
     if len(clauses) < 2:
         return ""
+    known = content_tokens(topic) | content_tokens(" ".join(f.text for f in premised))
+    held = content_tokens(_with_neighbours(window, evidence))
+    if japanese:
+        return _japanese_clause_unsaid(clauses, known, held)
     for clause in clauses:
         words = {word for word in words_besides(clause, facts_of(clause)) if word.isascii() and word not in known}
         if len(words) < CLAUSE_MIN_WORDS:
@@ -91,26 +95,25 @@ def clause_unsaid(claim: str, topic: str, window: str, evidence: str, premised: 
     return ""
 
 
-_JA_CLAUSE_BREAK = re.compile(r"[、，,]")
-
-
-def _japanese_clause_unsaid(claim: str, known: set[str], held: set[str]) -> str:
+def _japanese_clause_unsaid(clauses: Sequence[str], known: set[str], held: set[str]) -> str:
     """The words of one clause of a Japanese claim (between its commas) that the evidence lacks, when fewer than
     ``CLAUSE_WORDS_SHARE`` of the words it adds (``_added_words``, at least ``CLAUSE_MIN_WORDS``) are held: "Program
     関係者が、…影響を認識していることを、外部の認証機関が審査して確認したエビデンスです" held most of its words in the
     OpenChain commentary's "1.3.1 Program 関係者が、…認識していることを確認したことの、文書化されたエビデンス", and no
     word of the outside certification body's review (外部, 認証機関, 審査)."""
-    clauses = [clause for clause in _JA_CLAUSE_BREAK.split(claim) if clause.strip()]
-    if len(clauses) < 2:
-        return ""
     for clause in clauses:
         added = _added_words(clause, known)
         if len(added) < CLAUSE_MIN_WORDS:
             continue
-        absent = [text for text, tokens in added if len(tokens & held) < ADDED_WORDS_SHARE * len(tokens)]
+        absent = _unheld(added, held)
         if len(added) - len(absent) < CLAUSE_WORDS_SHARE * len(added):
             return ", ".join(sorted(absent)[:4])
     return ""
+
+
+def _unheld(words: Sequence[tuple[str, frozenset[str]]], held: set[str]) -> list[str]:
+    """The words (``_added_words``) fewer than ``ADDED_WORDS_SHARE`` of whose tokens ``held`` holds."""
+    return [text for text, tokens in words if len(tokens & held) < ADDED_WORDS_SHARE * len(tokens)]
 
 
 def _with_neighbours(window: str, evidence: str) -> str:

@@ -316,24 +316,27 @@ def other_kind_named(claim: str, evidence: str) -> tuple[str, str] | None:
     "ライセンス管理担当者"), whose head it names without a word before it ("開発部門の担当者"), or with the claim's
     word just before it ("機械による自動処理" for "機械処理"), is no other kind."""
     said = plain_text(evidence)
-    if not _KANJI_RUN.search(said):
-        return None
     runs = set(_KANJI_RUN.findall(said))
+    if not runs:
+        return None
     for compound in dict.fromkeys(_KANJI_COMPOUND.findall(plain_text(claim))):
         if compound in said:
             continue
         for cut in range(HEAD_MIN_CHARS, len(compound) - HEAD_MIN_CHARS + 1):
             word, head = compound[:cut], compound[cut:]
-            others = sorted(
-                run
-                for run in runs
-                if run.endswith(head)
-                and len(run) - len(head) >= HEAD_MIN_CHARS
-                and _another_word(word, run[: -len(head)])
-                and not _said_before(word, run, said)
+            other = min(
+                (
+                    run
+                    for run in runs
+                    if run.endswith(head)
+                    and len(run) - len(head) >= HEAD_MIN_CHARS
+                    and _another_word(word, run[: -len(head)])
+                    and not _said_before(word, run, said)
+                ),
+                default=None,
             )
-            if others:
-                return compound, others[0]
+            if other is not None:
+                return compound, other
     return None
 
 
